@@ -1,0 +1,32 @@
+package org.bforest;
+
+
+/**
+ * The front door: factory methods for every bforest structure.
+ *
+ * <pre>{@code
+ * LongIndex empty  = Indexes.bsTree();
+ * LongIndex loaded = Indexes.bsTree(sortedKeys, values);   // values may be null: key-only
+ * }</pre>
+ */
+public final class Indexes {
+    private Indexes() {
+    }
+
+    /** An empty BS-tree (the gapped, SIMD B+-tree of Tsitsigkos et al.). */
+    public static LongIndex bsTree() {
+        throw new UnsupportedOperationException("BSTree is being written");
+    }
+
+    /**
+     * A BS-tree bulk-loaded from {@code sortedKeys} at the paper's default leaf fill of 75%.
+     *
+     * @param sortedKeys keys in strictly ascending signed order
+     * @param values     the value of each key, or {@code null} for a key-only index (values 0)
+     * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays
+     *                                  differ in length; the message names the first bad index
+     */
+    public static LongIndex bsTree(long[] sortedKeys, long[] values) {
+        throw new UnsupportedOperationException("BSTree is being written");
+    }
+}
