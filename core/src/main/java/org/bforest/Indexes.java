@@ -1,5 +1,7 @@
 package org.bforest;
 
+import org.bforest.bstree.BSTree;
+
 
 /**
  * The front door: factory methods for every bforest structure.
@@ -15,7 +17,7 @@ public final class Indexes {
 
     /** An empty BS-tree (the gapped, SIMD B+-tree of Tsitsigkos et al.). */
     public static LongIndex bsTree() {
-        throw new UnsupportedOperationException("BSTree is being written");
+        return new BSTree();
     }
 
     /**
@@ -27,6 +29,6 @@ public final class Indexes {
      *                                  differ in length; the message names the first bad index
      */
     public static LongIndex bsTree(long[] sortedKeys, long[] values) {
-        throw new UnsupportedOperationException("BSTree is being written");
+        return BSTree.bulkLoad(sortedKeys, values, BSTree.DEFAULT_LEAF_FILL);
     }
 }

@@ -3,6 +3,7 @@ package org.bforest.testing;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
+import org.bforest.Indexes;
 import org.bforest.LongIndex;
 
 /**
@@ -23,6 +24,7 @@ public final class Implementations {
 
     public static List<Impl> all() {
         return List.of(
-                new Impl("treemap-model", TreeMapIndex::new, TreeMapIndex::bulkLoad));
+                new Impl("treemap-model", TreeMapIndex::new, TreeMapIndex::bulkLoad),
+                new Impl("bstree", Indexes::bsTree, Indexes::bsTree));
     }
 }

@@ -1,0 +1,46 @@
+package org.bforest.kernel;
+
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Counting search on the Vector API (the paper's Snippet 2). Only loaded when the
+ * {@code jdk.incubator.vector} module is present; see {@link NodeSearch}.
+ *
+ * <p>The species is the preferred one, read at class-load time (512 bits on AVX-512, 256 on
+ * AVX2): a species wider than the CPU falls back to a very slow Java path, so it is never
+ * hard-coded. The loop has a constant trip count ({@code 16 / lanes}) and is unrolled by the JIT.
+ */
+final class SimdSearch {
+    private static final VectorSpecies<Long> SPECIES = LongVector.SPECIES_PREFERRED;
+    private static final int LANES = SPECIES.length();
+
+    private SimdSearch() {
+    }
+
+    /** Worth using when a node takes at most 4 vectors. */
+    static boolean usable() {
+        return LANES >= 4 && NodeSearch.NODE_KEYS % LANES == 0;
+    }
+
+    static String describe() {
+        return SPECIES.vectorBitSize() + "-bit, " + LANES + " lanes";
+    }
+
+    static int countLE(long[] keys, int off, long key) {
+        int c = 0;
+        for (int i = 0; i < NodeSearch.NODE_KEYS; i += LANES) {
+            c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.LE, key).trueCount();
+        }
+        return c;
+    }
+
+    static int countLT(long[] keys, int off, long key) {
+        int c = 0;
+        for (int i = 0; i < NodeSearch.NODE_KEYS; i += LANES) {
+            c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.LT, key).trueCount();
+        }
+        return c;
+    }
+}
