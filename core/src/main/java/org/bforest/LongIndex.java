@@ -42,6 +42,24 @@ public interface LongIndex {
     /** The value of {@code key}, or {@code absent} if the key is not in the index. */
     long get(long key, long absent);
 
+    /**
+     * Looks up {@code keys[i]} for every {@code i} and writes its value, or {@code absent}, to
+     * {@code values[i]}. Trees override it to run several descents in lock-step, so that the
+     * memory misses of independent look-ups overlap: on large indexes this is several times
+     * faster than calling {@link #get} in a loop.
+     *
+     * @throws IllegalArgumentException if {@code values} is shorter than {@code keys}
+     */
+    default void getAll(long[] keys, long[] values, long absent) {
+        if (values.length < keys.length) {
+            throw new IllegalArgumentException("values has length " + values.length + " but " + keys.length
+                    + " keys are looked up: pass an output array at least as long as the keys");
+        }
+        for (int i = 0; i < keys.length; i++) {
+            values[i] = get(keys[i], absent);
+        }
+    }
+
     /** Whether {@code key} is in the index. */
     boolean containsKey(long key);
 

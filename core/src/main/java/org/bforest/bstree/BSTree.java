@@ -6,6 +6,8 @@ import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
 import org.bforest.kernel.NodeSearch;
+import org.bforest.storage.FlatIntNodeArray;
+import org.bforest.storage.FlatLongNodeArray;
 import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;
 import org.bforest.util.SortedInput;
@@ -99,9 +101,9 @@ public final class BSTree implements LongIndex {
     LongNodeArray leafKeys;
     LongNodeArray leafVals;
     IntNodeArray leafInfo;
-    LongNodeArray innerKeys;
-    IntNodeArray innerKids;
-    IntNodeArray innerMeta;
+    FlatLongNodeArray innerKeys;
+    FlatIntNodeArray innerKids;
+    FlatIntNodeArray innerMeta;
 
     int root;
     /** Inner levels above the leaves; 0 when the root is a leaf. */
@@ -131,6 +133,7 @@ public final class BSTree implements LongIndex {
     private final long[] splitKeys = new long[N + 1];
     private final long[] splitVals = new long[N + 1];
     private final int[] splitKids = new int[N + 1];
+    private final int[] batchNodes = new int[BATCH];
 
     /** An empty tree. */
     public BSTree() {
@@ -141,9 +144,9 @@ public final class BSTree implements LongIndex {
         leafKeys = new LongNodeArray(N, leaves);
         leafVals = new LongNodeArray(N, leaves);
         leafInfo = new IntNodeArray(INFO, leaves);
-        innerKeys = new LongNodeArray(N, inner);
-        innerKids = new IntNodeArray(KIDS, inner);
-        innerMeta = new IntNodeArray(1, inner);
+        innerKeys = new FlatLongNodeArray(N, inner);
+        innerKids = new FlatIntNodeArray(KIDS, inner);
+        innerMeta = new FlatIntNodeArray(1, inner);
         leafCount = 0;
         innerCount = 0;
         freeLeafTop = 0;
@@ -323,6 +326,54 @@ public final class BSTree implements LongIndex {
             return leafVals.chunk(leaf)[off + q - 1];
         }
         return absent;
+    }
+
+    /** Descents run in lock-step by {@link #getAll}: enough to overlap the misses, few enough to stay in registers. */
+    private static final int BATCH = 16;
+
+    /**
+     * Batched look-up: descends {@value #BATCH} keys at a time level by level, so the CPU has up
+     * to 16 independent cache misses in flight instead of one dependent chain (the design brief
+     * measured 2.7x on a memory-bound tree). Allocates nothing.
+     */
+    @Override
+    public void getAll(long[] keys, long[] values, long absent) {
+        if (values.length < keys.length) {
+            throw new IllegalArgumentException("values has length " + values.length + " but " + keys.length
+                    + " keys are looked up: pass an output array at least as long as the keys");
+        }
+        int[] nodes = batchNodes;
+        for (int base = 0; base < keys.length; base += BATCH) {
+            int n = Math.min(BATCH, keys.length - base);
+            for (int i = 0; i < n; i++) {
+                nodes[i] = root;
+            }
+            for (int h = height; h > 0; h--) {
+                for (int i = 0; i < n; i++) {
+                    int node = nodes[i];
+                    // MAXKEY is answered out of band below; descend for MAXKEY - 1 so its path stays valid.
+                    long key = Math.min(keys[base + i], MAXKEY - 1);
+                    int c = NodeSearch.countLE(innerKeys.chunk(node), innerKeys.offset(node), key);
+                    nodes[i] = innerKids.chunk(node)[innerKids.offset(node) + c];
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                long key = keys[base + i];
+                long v = absent;
+                if (key == MAXKEY) {
+                    v = hasMax ? maxValue : absent;
+                } else {
+                    int leaf = nodes[i];
+                    long[] kc = leafKeys.chunk(leaf);
+                    int off = leafKeys.offset(leaf);
+                    int q = NodeSearch.countLE(kc, off, key);
+                    if (q != 0 && kc[off + q - 1] == key) {
+                        v = leafVals.chunk(leaf)[off + q - 1];
+                    }
+                }
+                values[base + i] = v;
+            }
+        }
     }
 
     @Override
