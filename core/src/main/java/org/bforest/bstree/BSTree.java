@@ -35,8 +35,8 @@ import org.bforest.util.SortedInput;
  * <h2>Gaps</h2>
  * An unused slot holds a copy of the next used key of its node, or {@link #MAXKEY} when no used
  * slot follows. The keys of a node are therefore always sorted (non-decreasing), and the branch-free
- * {@link NodeSearch#countLE} works on a node with gaps exactly as on a packed one: on an inner node
- * it is the child to follow ({@code succ>}); on a leaf {@code q = countLE(k)} says both whether
+ * {@link NodeSearch#succGT} works on a node with gaps exactly as on a packed one: on an inner node
+ * it is the child to follow ({@code succ>}); on a leaf {@code q = succGT(k)} says both whether
  * {@code k} is there ({@code keys[q-1] == k}: the last slot of a run of equal keys is the used one)
  * and where it would go ({@code succ>=}). In an inner node the right child of a gap slot is dead
  * ({@code -1}): the search never selects it. Inner nodes have gaps too: bulk load spreads them, a
@@ -60,7 +60,7 @@ import org.bforest.util.SortedInput;
  *
  * <p>Not thread-safe. Notation: {@code kc}/{@code vc}/{@code ic} are the chunk arrays of a node's
  * keys, values and ints, {@code off}/{@code io} its offsets in them, {@code bm} a bitmap, {@code q}
- * a {@code countLE} result, {@code r} a slot where a key belongs, {@code h} a level (leaves are
+ * a {@code succGT} result, {@code r} a slot where a key belongs, {@code h} a level (leaves are
  * level 0, the root is level {@code height}).
  */
 public final class BSTree implements LongIndex {
@@ -305,13 +305,29 @@ public final class BSTree implements LongIndex {
 
     /** The leaf whose key range holds {@code key} (Algorithm 3, lines 1-2); {@code key < MAXKEY}. */
     int findLeaf(long key) {
+        int z = touch;
         int node = root;
         for (int h = height; h > 0; h--) {
-            int c = NodeSearch.countLE(innerKeys.chunk(node), innerKeys.offset(node), key);
-            node = innerKids.chunk(node)[innerKids.offset(node) + c];
+            int[] kids = innerKids.chunk(node);
+            int ko = innerKids.offset(node);
+            // Start loading both cache lines of the child ids now, in parallel with the keys,
+            // instead of after the search picks one (see TOUCH).
+            int t = (kids[ko] | kids[ko + N]) & z;
+            int c = NodeSearch.succGT(innerKeys.chunk(node), innerKeys.offset(node), key);
+            node = kids[ko + c + t];
         }
         return node;
     }
+
+    /**
+     * Always 0, but not {@code final}, so the JIT cannot fold {@code x & touch} away: a load
+     * whose result is and-ed with it stays in the code and, having an address that does not
+     * depend on the node search, is issued at once. That is how Java gets the effect of the
+     * paper's {@code __builtin_prefetch}: the line holding the child id (or the value) is already
+     * on its way when the search result arrives, and the two misses overlap instead of adding up.
+     */
+    @SuppressWarnings("FieldMayBeFinal")
+    private static int touch = 0;
 
     @Override
     public long get(long key, long absent) {
@@ -320,10 +336,12 @@ public final class BSTree implements LongIndex {
         }
         int leaf = findLeaf(key);
         long[] kc = leafKeys.chunk(leaf);
+        long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
-        int q = NodeSearch.countLE(kc, off, key);
+        int t = (int) ((vc[off] | vc[off + N / 2] | vc[off + N - 1]) & touch); // see TOUCH
+        int q = NodeSearch.succGT(kc, off, key);
         if (q != 0 && kc[off + q - 1] == key) {
-            return leafVals.chunk(leaf)[off + q - 1];
+            return vc[off + q - 1 + t];
         }
         return absent;
     }
@@ -353,7 +371,7 @@ public final class BSTree implements LongIndex {
                     int node = nodes[i];
                     // MAXKEY is answered out of band below; descend for MAXKEY - 1 so its path stays valid.
                     long key = Math.min(keys[base + i], MAXKEY - 1);
-                    int c = NodeSearch.countLE(innerKeys.chunk(node), innerKeys.offset(node), key);
+                    int c = NodeSearch.succGT(innerKeys.chunk(node), innerKeys.offset(node), key);
                     nodes[i] = innerKids.chunk(node)[innerKids.offset(node) + c];
                 }
             }
@@ -366,7 +384,7 @@ public final class BSTree implements LongIndex {
                     int leaf = nodes[i];
                     long[] kc = leafKeys.chunk(leaf);
                     int off = leafKeys.offset(leaf);
-                    int q = NodeSearch.countLE(kc, off, key);
+                    int q = NodeSearch.succGT(kc, off, key);
                     if (q != 0 && kc[off + q - 1] == key) {
                         v = leafVals.chunk(leaf)[off + q - 1];
                     }
@@ -384,7 +402,7 @@ public final class BSTree implements LongIndex {
         int leaf = findLeaf(key);
         long[] kc = leafKeys.chunk(leaf);
         int off = leafKeys.offset(leaf);
-        int q = NodeSearch.countLE(kc, off, key);
+        int q = NodeSearch.succGT(kc, off, key);
         return q != 0 && kc[off + q - 1] == key;
     }
 
@@ -431,14 +449,14 @@ public final class BSTree implements LongIndex {
         }
         int node = root;
         for (int h = height; h > 0; h--) {
-            int c = NodeSearch.countLE(innerKeys.chunk(node), innerKeys.offset(node), key);
+            int c = NodeSearch.succGT(innerKeys.chunk(node), innerKeys.offset(node), key);
             pathNode[h] = node;
             pathPos[h] = c;
             node = innerKids.chunk(node)[innerKids.offset(node) + c];
         }
         long[] kc = leafKeys.chunk(node);
         int off = leafKeys.offset(node);
-        int q = NodeSearch.countLE(kc, off, key);
+        int q = NodeSearch.succGT(kc, off, key);
         if (q != 0 && kc[off + q - 1] == key) {
             leafVals.chunk(node)[off + q - 1] = value;
             return false;
@@ -702,14 +720,14 @@ public final class BSTree implements LongIndex {
         }
         int node = root;
         for (int h = height; h > 0; h--) {
-            int c = NodeSearch.countLE(innerKeys.chunk(node), innerKeys.offset(node), key);
+            int c = NodeSearch.succGT(innerKeys.chunk(node), innerKeys.offset(node), key);
             pathNode[h] = node;
             pathPos[h] = c;
             node = innerKids.chunk(node)[innerKids.offset(node) + c];
         }
         long[] kc = leafKeys.chunk(node);
         int off = leafKeys.offset(node);
-        int q = NodeSearch.countLE(kc, off, key);
+        int q = NodeSearch.succGT(kc, off, key);
         if (q == 0 || kc[off + q - 1] != key) {
             return false;
         }
@@ -870,7 +888,7 @@ public final class BSTree implements LongIndex {
         int leaf = findLeaf(key);
         // The least key >= key is in this leaf at or after slot succ>=(key), or further right:
         // every key of later leaves is >= this leaf's upper separator > key.
-        return firstFrom(leaf, NodeSearch.countLT(leafKeys.chunk(leaf), leafKeys.offset(leaf), key));
+        return firstFrom(leaf, NodeSearch.succGE(leafKeys.chunk(leaf), leafKeys.offset(leaf), key));
     }
 
     long floorPos(long key) {
@@ -878,7 +896,7 @@ public final class BSTree implements LongIndex {
             return hasMax ? POS_MAX : lastBelow(tailLeaf, N);
         }
         int leaf = findLeaf(key);
-        return lastBelow(leaf, NodeSearch.countLE(leafKeys.chunk(leaf), leafKeys.offset(leaf), key));
+        return lastBelow(leaf, NodeSearch.succGT(leafKeys.chunk(leaf), leafKeys.offset(leaf), key));
     }
 
     long higherPos(long key) {
@@ -985,11 +1003,11 @@ public final class BSTree implements LongIndex {
             return 0;
         }
         int leaf = findLeaf(from);
-        int s = NodeSearch.countLT(leafKeys.chunk(leaf), leafKeys.offset(leaf), from);
+        int s = NodeSearch.succGE(leafKeys.chunk(leaf), leafKeys.offset(leaf), from);
         long n = 0;
         for (int scanned = 0; ; scanned++) {
             int bm = leafBitmap(leaf);
-            int e = NodeSearch.countLT(leafKeys.chunk(leaf), leafKeys.offset(leaf), to);
+            int e = NodeSearch.succGE(leafKeys.chunk(leaf), leafKeys.offset(leaf), to);
             n += Integer.bitCount(bitsFrom(bm, s) & bitsBelow(bm, e));
             if (bitsFrom(bm, e) != 0) {
                 return n; // a used key >= to: the range ends in this leaf
@@ -1029,7 +1047,7 @@ public final class BSTree implements LongIndex {
 
     /** The slot in {@link #endLeaf(long)} below which the keys are {@code < to}. */
     private int endSlot(int endLeaf, long to) {
-        return to == MAXKEY ? N : NodeSearch.countLT(leafKeys.chunk(endLeaf), leafKeys.offset(endLeaf), to);
+        return to == MAXKEY ? N : NodeSearch.succGE(leafKeys.chunk(endLeaf), leafKeys.offset(endLeaf), to);
     }
 
     /** {@link #rangeVisit(long, long, LongEntryVisitor)} with the strategy switch of rangeCount. */
@@ -1039,7 +1057,7 @@ public final class BSTree implements LongIndex {
         }
         int expected = modCount;
         int leaf = findLeaf(from);
-        int s = NodeSearch.countLT(leafKeys.chunk(leaf), leafKeys.offset(leaf), from);
+        int s = NodeSearch.succGE(leafKeys.chunk(leaf), leafKeys.offset(leaf), from);
         int endLeaf = NONE;
         int endSlot = N;
         long n = 0;
@@ -1051,7 +1069,7 @@ public final class BSTree implements LongIndex {
             boolean last;
             int e;
             if (endLeaf == NONE) {
-                e = NodeSearch.countLT(kc, off, to);
+                e = NodeSearch.succGE(kc, off, to);
                 last = bitsFrom(bm, e) != 0;
             } else {
                 last = leaf == endLeaf;

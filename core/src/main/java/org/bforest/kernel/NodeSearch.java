@@ -6,12 +6,15 @@ import java.lang.System.Logger.Level;
  * The successor operator on 16-key nodes: the one kernel every descent, insert and delete of the
  * gapped trees runs (BS-tree paper, section 3.2, Snippets 1 and 2).
  *
- * <p>{@link #countLE} returns {@code |{i : keys[i] <= key}|}. On an inner node that is
- * {@code succ>}: the index of the child to follow. On a leaf, {@code q = countLE(...)} gives both
- * answers a leaf needs, because a gap holds a copy of the next used key: the key is present iff
+ * <p>The paper's two operators on a sorted node, computed by counting as in its Snippets 1 and 2:
+ * {@link #succGT} ({@code succ>}) is the first slot whose key is {@code > key}, i.e.
+ * {@code |{i : keys[i] <= key}|}, and {@link #succGE} ({@code succ>=}) the first slot whose key
+ * is {@code >= key}, i.e. {@code |{i : keys[i] < key}|}. On an inner node {@code succGT} is the
+ * index of the child to follow. On a leaf {@code q = succGT(...)} gives both answers a leaf needs,
+ * because a gap holds a copy of the next used key: the key is present iff
  * {@code q > 0 && keys[q - 1] == key} (the last slot of a run of equal keys is the used one), and
- * otherwise {@code q} is {@code succ>=}, the slot where it belongs. One kernel, no branch on the
- * data.
+ * otherwise {@code q} is also {@code succ>=}, the slot where it belongs. So lookups, inserts and
+ * deletes use {@code succGT} alone; {@code succGE} serves range bounds.
  *
  * <p>The SIMD path loads the node as {@code 16 / lanes} vectors of the preferred species (two
  * 512-bit loads on AVX-512), compares against the broadcast key into a mask and counts it
@@ -44,14 +47,14 @@ public final class NodeSearch {
         return SimdSearch.usable();
     }
 
-    /** The number of keys in {@code keys[off .. off+16)} that are {@code <= key}. */
-    public static int countLE(long[] keys, int off, long key) {
-        return SIMD ? SimdSearch.countLE(keys, off, key) : ScalarSearch.countLE(keys, off, key);
+    /** {@code succ>}: the number of keys in {@code keys[off .. off+16)} that are {@code <= key}. */
+    public static int succGT(long[] keys, int off, long key) {
+        return SIMD ? SimdSearch.succGT(keys, off, key) : ScalarSearch.succGT(keys, off, key);
     }
 
-    /** The number of keys in {@code keys[off .. off+16)} that are {@code < key}. */
-    public static int countLT(long[] keys, int off, long key) {
-        return SIMD ? SimdSearch.countLT(keys, off, key) : ScalarSearch.countLT(keys, off, key);
+    /** {@code succ>=}: the number of keys in {@code keys[off .. off+16)} that are {@code < key}. */
+    public static int succGE(long[] keys, int off, long key) {
+        return SIMD ? SimdSearch.succGE(keys, off, key) : ScalarSearch.succGE(keys, off, key);
     }
 
     /** A description of the kernel in use, for reports. */

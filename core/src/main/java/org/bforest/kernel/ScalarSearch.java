@@ -9,7 +9,7 @@ public final class ScalarSearch {
     private ScalarSearch() {
     }
 
-    public static int countLE(long[] keys, int off, long key) {
+    public static int succGT(long[] keys, int off, long key) {
         int c = 0;
         for (int i = 0; i < NodeSearch.NODE_KEYS; i++) {
             c += keys[off + i] <= key ? 1 : 0;
@@ -17,7 +17,7 @@ public final class ScalarSearch {
         return c;
     }
 
-    public static int countLT(long[] keys, int off, long key) {
+    public static int succGE(long[] keys, int off, long key) {
         int c = 0;
         for (int i = 0; i < NodeSearch.NODE_KEYS; i++) {
             c += keys[off + i] < key ? 1 : 0;

@@ -28,7 +28,7 @@ final class SimdSearch {
         return SPECIES.vectorBitSize() + "-bit, " + LANES + " lanes";
     }
 
-    static int countLE(long[] keys, int off, long key) {
+    static int succGT(long[] keys, int off, long key) {
         int c = 0;
         for (int i = 0; i < NodeSearch.NODE_KEYS; i += LANES) {
             c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.LE, key).trueCount();
@@ -36,7 +36,7 @@ final class SimdSearch {
         return c;
     }
 
-    static int countLT(long[] keys, int off, long key) {
+    static int succGE(long[] keys, int off, long key) {
         int c = 0;
         for (int i = 0; i < NodeSearch.NODE_KEYS; i += LANES) {
             c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.LT, key).trueCount();

@@ -29,8 +29,8 @@ class NodeSearchTest {
             Arrays.sort(a, off, off + 16);
             long key = rnd.nextBoolean() ? a[off + rnd.nextInt(16)] + rnd.nextInt(-1, 2)
                     : INTERESTING[rnd.nextInt(INTERESTING.length)];
-            assertEquals(ScalarSearch.countLE(a, off, key), NodeSearch.countLE(a, off, key), "countLE");
-            assertEquals(ScalarSearch.countLT(a, off, key), NodeSearch.countLT(a, off, key), "countLT");
+            assertEquals(ScalarSearch.succGT(a, off, key), NodeSearch.succGT(a, off, key), "succGT");
+            assertEquals(ScalarSearch.succGE(a, off, key), NodeSearch.succGE(a, off, key), "succGE");
         }
     }
 
@@ -38,12 +38,12 @@ class NodeSearchTest {
     void countsAreWhatTheyClaim() {
         long[] a = {1, 3, 3, 3, 5, 7, 9, 11, 13, 15, 17, 19, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE,
             Long.MAX_VALUE};
-        assertEquals(0, NodeSearch.countLE(a, 0, 0));
-        assertEquals(1, NodeSearch.countLE(a, 0, 1));
-        assertEquals(4, NodeSearch.countLE(a, 0, 3));
-        assertEquals(1, NodeSearch.countLT(a, 0, 3));
-        assertEquals(12, NodeSearch.countLE(a, 0, Long.MAX_VALUE - 1));
-        assertEquals(16, NodeSearch.countLE(a, 0, Long.MAX_VALUE));
-        assertEquals(0, NodeSearch.countLT(a, 0, Long.MIN_VALUE));
+        assertEquals(0, NodeSearch.succGT(a, 0, 0));
+        assertEquals(1, NodeSearch.succGT(a, 0, 1));
+        assertEquals(4, NodeSearch.succGT(a, 0, 3));
+        assertEquals(1, NodeSearch.succGE(a, 0, 3));
+        assertEquals(12, NodeSearch.succGT(a, 0, Long.MAX_VALUE - 1));
+        assertEquals(16, NodeSearch.succGT(a, 0, Long.MAX_VALUE));
+        assertEquals(0, NodeSearch.succGE(a, 0, Long.MIN_VALUE));
     }
 }
