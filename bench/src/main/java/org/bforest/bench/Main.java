@@ -49,7 +49,10 @@ public final class Main {
             }
             out.printf(Locale.ROOT, "%nwall time %.1f s%n", run.wallSeconds());
             if (o.csv() != null) {
-                write(o.csv(), () -> CsvWriter.write(run.results(), o.csv()));
+                write(o.csv(), () -> {
+                    CsvWriter.write(run.results(), o.csv());
+                    return o.csv();
+                });
                 out.println("CSV: " + o.csv());
             }
             if (o.reportDir() != null) {
@@ -59,6 +62,11 @@ public final class Main {
             return 0;
         } catch (BenchException e) {
             err.println("bforest bench: " + e.getMessage());
+            return 2;
+        } catch (OutOfMemoryError e) {
+            err.println("bforest bench: ran out of heap (max " + Runtime.getRuntime().maxMemory() / 1_000_000
+                    + " MB) outside a structure's run, e.g. generating the keys or operations; give the JVM more"
+                    + " with BFOREST_JVM_OPTS=-Xmx24g, or pass smaller --keys/--ops");
             return 2;
         }
     }
@@ -75,14 +83,4 @@ public final class Main {
         }
     }
 
-    private static void write(Path where, IoVoid io) {
-        write(where, () -> {
-            io.run();
-            return null;
-        });
-    }
-
-    private interface IoVoid {
-        void run() throws IOException;
-    }
 }

@@ -115,7 +115,10 @@ public final class TextReport implements ReportWriter {
                   remove); the checksums of different structures on the same operations must agree.
                 - Threads: %s.
 
-                """, WorkloadGenerator.MIN_SCAN, WorkloadGenerator.MAX_SCAN, o.warmups(), o.reps(), o.threads()));
+                """, WorkloadGenerator.MIN_SCAN, WorkloadGenerator.MAX_SCAN, o.warmups(), o.reps(),
+                String.join(", ", o.threads().stream().map(String::valueOf).toList())
+                        + " (with more than one thread, the operations are split into contiguous slices run at"
+                        + " once; only thread-safe structures run)"));
 
         sb.append("Structures\n----------\n\n");
         for (Structure s : o.structures()) {
