@@ -1,0 +1,37 @@
+package org.bforest.bench.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.bforest.bench.structures.Structure;
+import org.bforest.bench.workloads.Workload;
+
+/**
+ * Everything one benchmark run needs to know, parsed from the command line by
+ * {@link OptionsParser}.
+ *
+ * @param seed        overrides every dataset's own seed when non-null
+ * @param csv         where to write the CSV, or null
+ * @param reportDir   where to write the report, or null
+ * @param help        print the help and do nothing else
+ */
+public record Options(List<Structure> structures, List<String> datasets, int keys, int ops,
+                      List<Workload> workloads, List<Integer> threads, Long seed, int reps, int warmups,
+                      Path csv, Path reportDir, boolean sosdUnsignedShift, ProgressMode progress, String scale,
+                      boolean help) {
+
+    /** The default run: every structure, workloads A to E, sized to finish in minutes. */
+    public static final int DEFAULT_KEYS = 1_000_000;
+    public static final int DEFAULT_OPS = 250_000;
+    /** The paper's scale (§8.1): 150M keys bulk-loaded, 50M operations. */
+    public static final int PAPER_KEYS = 150_000_000;
+    public static final int PAPER_OPS = 50_000_000;
+    public static final int DEFAULT_REPS = 3;
+    public static final int DEFAULT_WARMUPS = 1;
+
+    public Options {
+        structures = List.copyOf(structures);
+        datasets = List.copyOf(datasets);
+        workloads = List.copyOf(workloads);
+        threads = List.copyOf(threads);
+    }
+}

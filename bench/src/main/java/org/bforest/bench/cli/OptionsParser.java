@@ -1,0 +1,222 @@
+package org.bforest.bench.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import org.bforest.bench.BenchException;
+import org.bforest.bench.structures.Structure;
+import org.bforest.bench.workloads.Workload;
+
+/** Parses {@code ./bforest bench} arguments; {@code --name value} and {@code --name=value} both work. */
+public final class OptionsParser {
+    private OptionsParser() {
+    }
+
+    public static final String HELP = """
+            Usage: ./bforest bench [options]
+
+            Runs the BS-tree paper's workloads (section 8.1) on bforest's structures and on the
+            ordered maps a Java user would otherwise pick, and prints Mops/s per structure and
+            workload, build seconds and bytes per key. With no options it runs a default that
+            takes a few minutes: every structure, workloads A to E, 1M uniform keys, 250K operations.
+
+            Options:
+              --structures LIST  comma list of: bstree, treemap (java.util.TreeMap), skiplist
+                                 (ConcurrentSkipListMap), fastutil-avl, fastutil-rb, sorted-array
+                                 (binary search on a long[]; read-only, so workload A only);
+                                 or 'all' (the default)
+              --dataset LIST     comma list of: uniform (splitmix64, seed 1), dense (small random
+                                 gaps, seed 2), lognormal (seed 3), or the path of a SOSD key file
+                                 (little-endian uint64 count, then the uint64 keys). Default uniform
+              --keys N           keys bulk-loaded before each workload: 1000, 10K, 10M, 1.5M ...
+                                 (default 1M)
+              --ops N            operations per workload, generated before timing (default 250K)
+              --workloads LIST   comma list of A,B,C,D,E (default all five):
+                                   A read-only    100% lookups of present keys
+                                   B write-only   100% inserts of new keys
+                                   C read-write   50% lookups / 50% inserts
+                                   D range-write  95% range scans of 100-150 keys / 5% inserts
+                                   E mixed        60% lookups / 35% inserts / 5% deletes
+              --threads T        threads running each workload (default 1; a comma list runs each).
+                                 With T > 1 the structures that are not thread-safe are skipped
+                                 with a note (today all but skiplist); the operations are split
+                                 into T contiguous slices run at once
+              --seed S           replaces the datasets' fixed seeds (uniform 1, dense 2,
+                                 lognormal 3, SOSD sampling 4); operation streams derive from it
+              --reps R           timed repetitions per structure and workload (default 3); each
+                                 runs on a freshly built structure and the median is reported
+              --warmup W         untimed repetitions before those (default 1)
+              --csv FILE         also write the results as CSV, one row per structure, dataset,
+                                 workload and thread count, with the header
+                                 structure,dataset,workload,threads,keys,ops,mops,build_s,bytes_per_key
+              --report DIR       write a report into DIR: results.csv and summary.txt (the table,
+                                 memory measured both ways, the protocol, the notes and the JVM)
+              --scale paper      the papers' scale: 150M keys, 50M operations (needs a large heap:
+                                 set BFOREST_JVM_OPTS=-Xmx...; peers that cannot fit are skipped).
+                                 --keys and --ops still override it. --scale default is the default
+              --sosd-unsigned-shift
+                                 map every key k of a SOSD file to k - 2^63 (order kept), so files
+                                 with keys at or above 2^63 load; without it such keys are an error
+              --progress MODE    auto (default: one updating bar line if stderr is a terminal,
+                                 plain lines otherwise), bar, plain or off
+              -h, --help         this help
+
+            Memory: bytes_per_key in the CSV is the heap growth across the build, measured after
+            full GCs; the table and summary also give the structure's own accounting (memoryBytes
+            for bforest structures, an object-layout estimate for the peers).
+            JVM flags: BFOREST_JVM_OPTS is passed to the JVM (e.g. -Xmx24g).
+            """;
+
+    public static Options parse(String... args) {
+        List<Structure> structures = List.of(Structure.values());
+        List<String> datasets = List.of("uniform");
+        Long keys = null;
+        Long ops = null;
+        List<Workload> workloads = List.of(Workload.values());
+        List<Integer> threads = List.of(1);
+        Long seed = null;
+        int reps = Options.DEFAULT_REPS;
+        int warmups = Options.DEFAULT_WARMUPS;
+        Path csv = null;
+        Path report = null;
+        boolean shift = false;
+        ProgressMode progress = ProgressMode.AUTO;
+        String scale = "default";
+        boolean help = false;
+
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            String name = arg;
+            String value = null;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                name = arg.substring(0, eq);
+                value = arg.substring(eq + 1);
+            }
+            switch (name) {
+                case "-h", "--help" -> help = true;
+                case "--sosd-unsigned-shift" -> shift = true;
+                case "--structures", "--dataset", "--datasets", "--keys", "--ops", "--workloads", "--threads",
+                     "--seed", "--reps", "--warmup", "--csv", "--report", "--scale", "--progress" -> {
+                    if (value == null) {
+                        if (i + 1 >= args.length) {
+                            throw new BenchException(name + " needs a value (see --help)");
+                        }
+                        value = args[++i];
+                    }
+                    try {
+                        switch (name) {
+                            case "--structures" -> structures = structures(value);
+                            case "--dataset", "--datasets" -> datasets = list(name, value);
+                            case "--keys" -> keys = Counts.parse(name, value);
+                            case "--ops" -> ops = Counts.parse(name, value);
+                            case "--workloads" -> workloads = workloads(value);
+                            case "--threads" -> threads = threads(value);
+                            case "--seed" -> seed = Long.decode(value.trim());
+                            case "--reps" -> reps = positive(name, Counts.parse(name, value), 1);
+                            case "--warmup" -> warmups = positive(name, Counts.parse(name, value), 0);
+                            case "--csv" -> csv = Path.of(value);
+                            case "--report" -> report = Path.of(value);
+                            case "--scale" -> scale = scale(value);
+                            case "--progress" -> progress = progress(value);
+                            default -> throw new AssertionError(name);
+                        }
+                    } catch (NumberFormatException e) {
+                        throw new BenchException(name + " wants a number, not '" + value + "'");
+                    } catch (IllegalArgumentException e) {
+                        throw new BenchException(e.getMessage());
+                    }
+                }
+                default -> throw new BenchException("unknown option '" + arg + "' (see ./bforest bench --help)");
+            }
+        }
+        boolean paper = scale.equals("paper");
+        int k = count("--keys", keys != null ? keys : paper ? Options.PAPER_KEYS : Options.DEFAULT_KEYS, 1);
+        int o = count("--ops", ops != null ? ops : paper ? Options.PAPER_OPS : Options.DEFAULT_OPS, 1);
+        return new Options(structures, datasets, k, o, workloads, threads, seed, reps, warmups, csv, report, shift,
+                progress, scale, help);
+    }
+
+    private static int count(String name, long v, long min) {
+        if (v < min) {
+            throw new BenchException(name + " must be at least " + min + ", got " + v);
+        }
+        if (v > Integer.MAX_VALUE / 2) {
+            throw new BenchException(name + " " + v + " is too large: the keys live in Java arrays (at most "
+                    + Integer.MAX_VALUE / 2 + " here)");
+        }
+        return (int) v;
+    }
+
+    private static int positive(String name, long v, int min) {
+        if (v < min || v > 1000) {
+            throw new BenchException(name + " must be between " + min + " and 1000, got " + v);
+        }
+        return (int) v;
+    }
+
+    private static List<String> list(String name, String value) {
+        List<String> out = new ArrayList<>();
+        for (String s : value.split(",")) {
+            if (!s.isBlank()) {
+                out.add(s.trim());
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException(name + " needs at least one name");
+        }
+        return List.copyOf(new LinkedHashSet<>(out));
+    }
+
+    private static List<Structure> structures(String value) {
+        List<Structure> out = new ArrayList<>();
+        for (String s : list("--structures", value)) {
+            if (s.equalsIgnoreCase("all")) {
+                out.addAll(Arrays.asList(Structure.values()));
+            } else {
+                out.add(Structure.parse(s));
+            }
+        }
+        return List.copyOf(new LinkedHashSet<>(out));
+    }
+
+    private static List<Workload> workloads(String value) {
+        List<Workload> out = new ArrayList<>();
+        for (String s : list("--workloads", value)) {
+            out.add(Workload.parse(s));
+        }
+        return List.copyOf(new LinkedHashSet<>(out));
+    }
+
+    private static List<Integer> threads(String value) {
+        List<Integer> out = new ArrayList<>();
+        for (String s : list("--threads", value)) {
+            int t = Integer.parseInt(s);
+            if (t < 1 || t > 1024) {
+                throw new IllegalArgumentException("--threads must be between 1 and 1024, got " + t);
+            }
+            out.add(t);
+        }
+        return List.copyOf(new LinkedHashSet<>(out));
+    }
+
+    private static String scale(String value) {
+        String s = value.trim().toLowerCase(Locale.ROOT);
+        if (!s.equals("paper") && !s.equals("default")) {
+            throw new IllegalArgumentException("--scale is 'paper' (150M keys, 50M ops) or 'default', not '" + value
+                    + "'");
+        }
+        return s;
+    }
+
+    private static ProgressMode progress(String value) {
+        try {
+            return ProgressMode.valueOf(value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--progress is auto, bar, plain or off, not '" + value + "'");
+        }
+    }
+}

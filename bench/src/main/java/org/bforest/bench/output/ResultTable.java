@@ -1,0 +1,118 @@
+package org.bforest.bench.output;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.bforest.bench.cli.Counts;
+import org.bforest.bench.runner.Result;
+import org.bforest.bench.runner.RunSummary;
+import org.bforest.bench.structures.Structure;
+import org.bforest.bench.workloads.Workload;
+
+/**
+ * The table on stdout: one block per dataset and thread count, a row per structure, Mops/s per
+ * workload, then build seconds and bytes per key measured both ways. "-" marks a cell that did
+ * not run (the notes under the table say why).
+ */
+public final class ResultTable {
+    private ResultTable() {
+    }
+
+    public static String render(RunSummary run) {
+        StringBuilder sb = new StringBuilder();
+        List<Workload> workloads = run.options().workloads();
+        Map<String, List<Result>> groups = new LinkedHashMap<>();
+        for (Result r : run.results()) {
+            groups.computeIfAbsent(r.dataset() + "\u0000" + r.threads(), k -> new ArrayList<>()).add(r);
+        }
+        for (List<Result> group : groups.values()) {
+            Result any = group.get(0);
+            sb.append(String.format(Locale.ROOT, "%s: %s keys, %s ops per workload, %d thread%s; Mops/s, median of %d"
+                            + " (%d warm-up)%n", any.dataset(), Counts.format(any.keys()), Counts.format(any.ops()),
+                    any.threads(), any.threads() == 1 ? "" : "s", run.options().reps(), run.options().warmups()));
+            List<String> header = new ArrayList<>();
+            header.add("structure");
+            for (Workload w : workloads) {
+                header.add(w.name());
+            }
+            header.add("build s");
+            header.add("B/key heap");
+            header.add("B/key own");
+            List<List<String>> rows = new ArrayList<>();
+            rows.add(header);
+            for (Structure s : run.options().structures()) {
+                List<String> row = new ArrayList<>();
+                row.add(s.cliName());
+                List<Double> builds = new ArrayList<>();
+                Result mem = null;
+                for (Workload w : workloads) {
+                    Result r = find(group, s, w);
+                    row.add(r == null ? "-" : mops(r.mops()));
+                    if (r != null) {
+                        builds.add(r.buildSeconds());
+                        mem = mem == null ? r : mem;
+                    }
+                }
+                builds.sort(null);
+                row.add(builds.isEmpty() ? "-" : String.format(Locale.ROOT, "%.3f", builds.get(builds.size() / 2)));
+                row.add(mem == null ? "-" : bytes(mem.heapBytesPerKey()));
+                row.add(mem == null ? "-" : bytes(mem.ownBytesPerKey()));
+                rows.add(row);
+            }
+            sb.append(align(rows)).append('\n');
+        }
+        if (groups.isEmpty()) {
+            sb.append("No structure ran.\n");
+        }
+        return sb.toString();
+    }
+
+    private static Result find(List<Result> group, Structure s, Workload w) {
+        for (Result r : group) {
+            if (r.structure() == s && r.workload() == w) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    static String mops(double v) {
+        if (!Double.isFinite(v)) {
+            return "-";
+        }
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f", v)
+                : v >= 10 ? String.format(Locale.ROOT, "%.1f", v)
+                : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    static String bytes(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.1f", v) : "-";
+    }
+
+    /** Left-aligns the first column, right-aligns the others. */
+    static String align(List<List<String>> rows) {
+        int cols = rows.get(0).size();
+        int[] width = new int[cols];
+        for (List<String> row : rows) {
+            for (int c = 0; c < cols; c++) {
+                width[c] = Math.max(width[c], row.get(c).length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (List<String> row : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int c = 0; c < cols; c++) {
+                String cell = row.get(c);
+                if (c == 0) {
+                    line.append(cell).append(" ".repeat(width[c] - cell.length()));
+                } else {
+                    line.append("  ").append(" ".repeat(width[c] - cell.length())).append(cell);
+                }
+            }
+            sb.append(line.toString().stripTrailing()).append('\n');
+        }
+        return sb.toString();
+    }
+}

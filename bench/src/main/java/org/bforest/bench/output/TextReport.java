@@ -1,0 +1,136 @@
+package org.bforest.bench.output;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.bforest.bench.cli.Counts;
+import org.bforest.bench.cli.Options;
+import org.bforest.bench.runner.DatasetInfo;
+import org.bforest.bench.runner.Environment;
+import org.bforest.bench.runner.Result;
+import org.bforest.bench.runner.RunSummary;
+import org.bforest.bench.structures.Structure;
+import org.bforest.bench.workloads.Workload;
+import org.bforest.bench.workloads.WorkloadGenerator;
+
+/**
+ * summary.txt: the table, memory per key measured both ways, every repetition's figure, how each
+ * structure was built and measured, the datasets, the protocol, the notes and the JVM: enough to
+ * read the numbers without the source.
+ */
+public final class TextReport implements ReportWriter {
+
+    @Override
+    public Path write(RunSummary run, Path dir) throws IOException {
+        Path file = dir.resolve("summary.txt");
+        Files.writeString(file, render(run), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    public static String render(RunSummary run) {
+        Options o = run.options();
+        Environment env = run.environment();
+        StringBuilder sb = new StringBuilder();
+        sb.append("bforest benchmark summary\n=========================\n\n");
+        sb.append("started ").append(env.started()).append(String.format(Locale.ROOT, ", wall time %.1f s%n%n",
+                run.wallSeconds()));
+
+        sb.append("Throughput (million operations per second)\n------------------------------------------\n\n");
+        sb.append(ResultTable.render(run)).append('\n');
+
+        sb.append("Memory per loaded key, after the build\n--------------------------------------\n\n");
+        sb.append("heap: heap in use after full GCs (System.gc() until it settles, MemoryMXBean), after the build\n"
+                + "      minus before it; counts everything the structure keeps alive.\n"
+                + "own:  the structure's own accounting (memoryBytes()) or, for the peers, an estimate from the\n"
+                + "      JVM's object layout (" + env.layout() + ").\n\n");
+        List<List<String>> mem = new ArrayList<>();
+        mem.add(List.of("structure", "dataset", "B/key heap", "B/key own", "own figure from"));
+        Map<String, Result> firstPer = new LinkedHashMap<>();
+        for (Result r : run.results()) {
+            firstPer.putIfAbsent(r.structure().cliName() + "\u0000" + r.dataset(), r);
+        }
+        for (Result r : firstPer.values()) {
+            mem.add(List.of(r.structure().cliName(), r.dataset(), ResultTable.bytes(r.heapBytesPerKey()),
+                    ResultTable.bytes(r.ownBytesPerKey()), r.structure().memoryMethod()));
+        }
+        sb.append(ResultTable.align(mem)).append('\n');
+
+        sb.append("Every figure\n------------\n\n");
+        List<List<String>> all = new ArrayList<>();
+        all.add(List.of("structure", "dataset", "workload", "threads", "Mops/s", "repetitions", "build s", "checksum"));
+        for (Result r : run.results()) {
+            List<String> reps = new ArrayList<>();
+            for (double m : r.repMops()) {
+                reps.add(ResultTable.mops(m));
+            }
+            all.add(List.of(r.structure().cliName(), r.dataset(), r.workload().name(), Integer.toString(r.threads()),
+                    ResultTable.mops(r.mops()), String.join(" ", reps),
+                    String.format(Locale.ROOT, "%.3f", r.buildSeconds()), Long.toHexString(r.checksum())));
+        }
+        sb.append(ResultTable.align(all)).append('\n');
+
+        sb.append("Notes\n-----\n\n");
+        if (run.notes().isEmpty()) {
+            sb.append("none\n");
+        }
+        for (String n : run.notes()) {
+            sb.append("- ").append(n).append('\n');
+        }
+        sb.append('\n');
+
+        sb.append("Datasets\n--------\n\n");
+        for (DatasetInfo d : run.datasets()) {
+            sb.append(String.format(Locale.ROOT, "%s: %s%n  %d keys loaded (%d .. %d), %d insert keys, seed %d%n",
+                    d.name(), d.description(), d.keys(), d.firstKey(), d.lastKey(), d.inserts(), d.seed()));
+            for (String n : d.notes()) {
+                sb.append("  note: ").append(n).append('\n');
+            }
+        }
+        sb.append('\n');
+
+        sb.append("Protocol\n--------\n\n");
+        sb.append(String.format(Locale.ROOT, """
+                - %s keys bulk-loaded, %s operations per workload, generated before the clock starts into
+                  primitive arrays (op codes + keys); the same stream for every structure and repetition.
+                - Workloads (BS-tree paper, section 8.1):
+                """, Counts.format(o.keys()), Counts.format(o.ops())));
+        for (Workload w : o.workloads()) {
+            sb.append("    ").append(w.name()).append(' ').append(w.title()).append(": ").append(w.mix()).append('\n');
+        }
+        sb.append(String.format(Locale.ROOT, """
+                - Lookups and deletes hit present keys, drawn uniformly from the loaded keys (a key deleted
+                  earlier in the stream is redrawn). Inserts take the dataset's insert keys in order (all new).
+                  A scan starts at a loaded key drawn uniformly and ends c loaded keys further, c uniform in
+                  [%d, %d]. Exact operation counts, shuffled.
+                - Each structure x workload: %d untimed warm-up repetition(s), then %d timed; every repetition
+                  builds the structure afresh from the sorted keys; a full GC runs before each build and before
+                  each timed run. Reported: the median of the timed repetitions, the median build time.
+                - The results of every operation are summed into a checksum (a blackhole the JIT cannot
+                  remove); the checksums of different structures on the same operations must agree.
+                - Threads: %s.
+
+                """, WorkloadGenerator.MIN_SCAN, WorkloadGenerator.MAX_SCAN, o.warmups(), o.reps(),
+                String.join(", ", o.threads().stream().map(String::valueOf).toList())
+                        + " (with more than one thread, the operations are split into contiguous slices run at"
+                        + " once; only thread-safe structures run)"));
+
+        sb.append("Structures\n----------\n\n");
+        for (Structure s : o.structures()) {
+            sb.append(String.format(Locale.ROOT, "%s: %s%n  build: %s%n  memory (own): %s%n", s.cliName(),
+                    s.description(), s.buildMethod(), s.memoryMethod()));
+        }
+        sb.append('\n');
+
+        sb.append("Machine and JVM\n---------------\n\n");
+        sb.append(String.format(Locale.ROOT, "java %s (%s), %d cpus, max heap %.1f GB, %s%njvm flags: %s%n",
+                env.javaVersion(), env.vm(), env.cpus(), env.maxHeapBytes() / 1e9, env.os(),
+                String.join(" ", env.jvmArgs())));
+        return sb.toString();
+    }
+}

@@ -1,0 +1,36 @@
+package org.bforest.bench.structures;
+
+import org.bforest.bench.workloads.Operations;
+
+/**
+ * One structure under test, behind the smallest interface the runner needs (the shape of
+ * caffeine's {@code BasicCache}). One instance holds one built structure.
+ *
+ * <p>{@link #run} is the timed loop. Every adapter writes its own copy of that loop, so each
+ * loop's call sites see one receiver type and stay monomorphic (a shared loop calling through
+ * this interface would turn megamorphic as soon as a second structure ran, and charge every
+ * structure an interface dispatch per operation). The loop must not allocate for bforest
+ * structures; peers box by nature.
+ *
+ * <p>{@link #run} returns a checksum of the results (values found, keys visited, whether each
+ * insert and delete took effect), computed the same way by every adapter. The runner folds it
+ * into a blackhole, so the JIT cannot drop the work, and compares it across structures: with the
+ * same operations every correct structure returns the same checksum.
+ */
+public interface IndexAdapter {
+
+    /** Builds the structure from {@code sortedKeys} (strictly ascending) and their values. */
+    void build(long[] sortedKeys, long[] values);
+
+    /** Applies operations {@code [from, to)} of {@code ops}; returns their checksum. */
+    long run(Operations ops, int from, int to);
+
+    /** The number of keys now held. */
+    long size();
+
+    /**
+     * The bytes the structure holds: its own accounting where it has one, otherwise an estimate
+     * from the JVM's object layout (see {@link JvmLayout}).
+     */
+    long memoryBytes();
+}

@@ -1,0 +1,64 @@
+package org.bforest.bench.structures;
+
+import java.util.function.BiFunction;
+import org.bforest.LongIndex;
+import org.bforest.bench.workloads.Op;
+import org.bforest.bench.workloads.Operations;
+
+/**
+ * A bforest structure through the primitive {@link LongIndex} API: bulk-loaded by its factory,
+ * driven without boxing, memory from its own {@link LongIndex#memoryBytes()}.
+ *
+ * <p>When bforest has several structures, give each its own subclass (or a forked JVM per
+ * structure): one loop calling {@link LongIndex} for several implementations is a megamorphic
+ * call site.
+ */
+public class LongIndexAdapter implements IndexAdapter {
+    private final BiFunction<long[], long[], LongIndex> bulkLoad;
+    private final ScanSum scan = new ScanSum();
+    private LongIndex index;
+
+    public LongIndexAdapter(BiFunction<long[], long[], LongIndex> bulkLoad) {
+        this.bulkLoad = bulkLoad;
+    }
+
+    @Override
+    public void build(long[] sortedKeys, long[] values) {
+        index = bulkLoad.apply(sortedKeys, values);
+    }
+
+    @Override
+    public long run(Operations ops, int from, int to) {
+        final LongIndex ix = index;
+        final byte[] codes = ops.codes();
+        final long[] keys = ops.keys();
+        final long[] ends = ops.ends();
+        final ScanSum visitor = scan;
+        long sum = 0;
+        for (int i = from; i < to; i++) {
+            long k = keys[i];
+            switch (codes[i]) {
+                case Op.LOOKUP -> sum += ix.get(k, Values.ABSENT);
+                case Op.INSERT -> sum += Values.effect(ix.put(k, Values.of(k)));
+                case Op.DELETE -> sum += Values.effect(ix.remove(k));
+                default -> ix.rangeVisit(k, ends[i], visitor);
+            }
+        }
+        return sum + visitor.take();
+    }
+
+    @Override
+    public long size() {
+        return index.size();
+    }
+
+    @Override
+    public long memoryBytes() {
+        return index.memoryBytes();
+    }
+
+    /** The structure itself, for tests. */
+    LongIndex index() {
+        return index;
+    }
+}

@@ -1,0 +1,111 @@
+package org.bforest.bench.structures;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.bforest.Indexes;
+
+/**
+ * The structures the benchmark knows (the shape of caffeine's {@code CacheType}): a name for
+ * {@code --structures}, a factory for its {@link IndexAdapter}, and what the runner must know
+ * before running it. Adding a bforest structure is one constant here.
+ */
+public enum Structure {
+    BSTREE("bstree", "bforest BS-tree (Indexes.bsTree), bulk-loaded at 75% leaf fill",
+            "bulk load Indexes.bsTree(sortedKeys, values)", "its own memoryBytes()",
+            false, true, () -> new LongIndexAdapter(Indexes::bsTree), -1),
+    TREEMAP("treemap", "java.util.TreeMap<Long,Long>",
+            "new TreeMap<>(SortedMap) over the sorted arrays: linear buildFromSorted, boxing each key and value",
+            "estimate: TreeMap.Entry + 2 Longs per entry", false, true, TreeMapAdapter::new, 88),
+    SKIPLIST("skiplist", "java.util.concurrent.ConcurrentSkipListMap<Long,Long>",
+            "new ConcurrentSkipListMap<>(SortedMap): linear buildFromSorted, boxing each key and value",
+            "estimate: Node + 2 Longs + 0.5 Index per entry", true, true, SkipListAdapter::new, 84),
+    FASTUTIL_AVL("fastutil-avl", "fastutil Long2LongAVLTreeMap",
+            "put(long,long) of every key in ascending order (fastutil has no bulk load)",
+            "estimate: one 40-byte Entry per entry", false, true, FastutilAvlAdapter::new, 40),
+    FASTUTIL_RB("fastutil-rb", "fastutil Long2LongRBTreeMap",
+            "put(long,long) of every key in ascending order (fastutil has no bulk load)",
+            "estimate: one 40-byte Entry per entry", false, true, FastutilRbAdapter::new, 40),
+    SORTED_ARRAY("sorted-array", "sorted long[] keys + long[] values, Arrays.binarySearch",
+            "copy of the sorted keys and values", "exact: two long[]", false, false, SortedArrayAdapter::new, 16);
+
+    private final String cliName;
+    private final String description;
+    private final String buildMethod;
+    private final String memoryMethod;
+    private final boolean threadSafe;
+    private final boolean updatable;
+    private final Supplier<IndexAdapter> factory;
+    private final int roughBytesPerKey;
+
+    Structure(String cliName, String description, String buildMethod, String memoryMethod, boolean threadSafe,
+              boolean updatable, Supplier<IndexAdapter> factory, int roughBytesPerKey) {
+        this.cliName = cliName;
+        this.description = description;
+        this.buildMethod = buildMethod;
+        this.memoryMethod = memoryMethod;
+        this.threadSafe = threadSafe;
+        this.updatable = updatable;
+        this.factory = factory;
+        this.roughBytesPerKey = roughBytesPerKey;
+    }
+
+    /** The name on the command line, in the table and in the CSV. */
+    public String cliName() {
+        return cliName;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** How the benchmark builds it, for the report. */
+    public String buildMethod() {
+        return buildMethod;
+    }
+
+    /** Where its memoryBytes figure comes from, for the report. */
+    public String memoryMethod() {
+        return memoryMethod;
+    }
+
+    /** Whether several threads may run operations on it at once. */
+    public boolean threadSafe() {
+        return threadSafe;
+    }
+
+    /** Whether it supports inserts and deletes (otherwise only read-only workloads run). */
+    public boolean updatable() {
+        return updatable;
+    }
+
+    /**
+     * Heap bytes per key it needs, roughly (for the peers, with compressed oops), to skip a run
+     * that cannot fit before starting it; -1 if unknown.
+     */
+    public int roughBytesPerKey() {
+        return roughBytesPerKey;
+    }
+
+    public IndexAdapter newAdapter() {
+        return factory.get();
+    }
+
+    public static Structure parse(String name) {
+        for (Structure s : values()) {
+            if (s.cliName.equalsIgnoreCase(name.trim())) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("unknown structure '" + name + "' (the structures are " + names() + ")");
+    }
+
+    /** "bstree, treemap, ..." */
+    public static String names() {
+        List<String> n = new ArrayList<>();
+        for (Structure s : values()) {
+            n.add(s.cliName);
+        }
+        return String.join(", ", n);
+    }
+}

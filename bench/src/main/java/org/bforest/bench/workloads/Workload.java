@@ -1,0 +1,61 @@
+package org.bforest.bench.workloads;
+
+/**
+ * The five workloads of the BS-tree paper, §8.1 (Tsitsigkos et al.), as percentages of
+ * {@link Op#LOOKUP}, {@link Op#INSERT}, {@link Op#DELETE} and {@link Op#SCAN}.
+ */
+public enum Workload {
+    A("read-only", 100, 0, 0, 0),
+    B("write-only", 0, 100, 0, 0),
+    C("read-write", 50, 50, 0, 0),
+    D("range-write", 0, 5, 0, 95),
+    E("mixed", 60, 35, 5, 0);
+
+    private final String title;
+    private final int[] percent;
+
+    Workload(String title, int lookups, int inserts, int deletes, int scans) {
+        this.title = title;
+        this.percent = new int[] {lookups, inserts, deletes, scans};
+    }
+
+    /** The paper's name for the workload ("read-only", ...). */
+    public String title() {
+        return title;
+    }
+
+    /** The share of operations with code {@code op}, in percent. */
+    public int percent(int op) {
+        return percent[op];
+    }
+
+    /** Whether every operation leaves the structure as it was (only A). */
+    public boolean readOnly() {
+        return percent[Op.INSERT] == 0 && percent[Op.DELETE] == 0;
+    }
+
+    /** "100% lookups", "95% scans / 5% inserts", ... */
+    public String mix() {
+        StringBuilder sb = new StringBuilder();
+        int[] order = {Op.LOOKUP, Op.SCAN, Op.INSERT, Op.DELETE};
+        for (int op : order) {
+            if (percent[op] > 0) {
+                if (!sb.isEmpty()) {
+                    sb.append(" / ");
+                }
+                sb.append(percent[op]).append("% ").append(Op.name(op)).append('s');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Parses "A" or "a". */
+    public static Workload parse(String s) {
+        for (Workload w : values()) {
+            if (w.name().equalsIgnoreCase(s.trim())) {
+                return w;
+            }
+        }
+        throw new IllegalArgumentException("unknown workload '" + s + "' (the workloads are A, B, C, D and E)");
+    }
+}

@@ -1,0 +1,108 @@
+package org.bforest.bench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.bforest.bench.BenchException;
+import org.bforest.bench.structures.Structure;
+import org.bforest.bench.workloads.Workload;
+import org.junit.jupiter.api.Test;
+
+class OptionsParserTest {
+
+    @Test
+    void countsTakeDecimalSuffixes() {
+        assertEquals(10_000_000, Counts.parse("--keys", "10M"));
+        assertEquals(150_000_000, Counts.parse("--keys", "150M"));
+        assertEquals(1_000, Counts.parse("--keys", "1K"));
+        assertEquals(1_000, Counts.parse("--keys", "1k"));
+        assertEquals(1_500_000, Counts.parse("--keys", "1.5M"));
+        assertEquals(2_000_000_000L, Counts.parse("--keys", "2G"));
+        assertEquals(123_456, Counts.parse("--keys", "123456"));
+        assertEquals(1_000_000, Counts.parse("--keys", "1_000_000"));
+        for (String bad : new String[] {"", "M", "ten", "1.5", "-3", "1.0005K", "10MB"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Counts.parse("--keys", bad), bad);
+            assertTrue(e.getMessage().startsWith("--keys"), e.getMessage());
+        }
+        assertEquals("150M", Counts.format(150_000_000));
+        assertEquals("1.5M", Counts.format(1_500_000));
+        assertEquals("250K", Counts.format(250_000));
+        assertEquals("999", Counts.format(999));
+    }
+
+    @Test
+    void defaultsRunEverything() {
+        Options o = OptionsParser.parse();
+        assertEquals(List.of(Structure.values()), o.structures());
+        assertEquals(List.of(Workload.values()), o.workloads());
+        assertEquals(List.of("uniform"), o.datasets());
+        assertEquals(List.of(1), o.threads());
+        assertEquals(Options.DEFAULT_KEYS, o.keys());
+        assertEquals(Options.DEFAULT_OPS, o.ops());
+        assertEquals(null, o.seed());
+        assertEquals(ProgressMode.AUTO, o.progress());
+    }
+
+    @Test
+    void everyOptionParses() {
+        Options o = OptionsParser.parse("--structures", "treemap,sorted-array", "--dataset=dense,lognormal",
+                "--keys", "2K", "--ops", "1K", "--workloads", "a,C", "--threads", "1,2", "--seed", "42", "--reps",
+                "5", "--warmup", "0", "--csv", "out.csv", "--report", "rep", "--sosd-unsigned-shift", "--progress",
+                "plain");
+        assertEquals(List.of(Structure.TREEMAP, Structure.SORTED_ARRAY), o.structures());
+        assertEquals(List.of("dense", "lognormal"), o.datasets());
+        assertEquals(2000, o.keys());
+        assertEquals(1000, o.ops());
+        assertEquals(List.of(Workload.A, Workload.C), o.workloads());
+        assertEquals(List.of(1, 2), o.threads());
+        assertEquals(42L, o.seed());
+        assertEquals(5, o.reps());
+        assertEquals(0, o.warmups());
+        assertEquals(Path.of("out.csv"), o.csv());
+        assertEquals(Path.of("rep"), o.reportDir());
+        assertTrue(o.sosdUnsignedShift());
+        assertEquals(ProgressMode.PLAIN, o.progress());
+    }
+
+    @Test
+    void paperScaleIsOverriddenByExplicitCounts() {
+        Options p = OptionsParser.parse("--scale", "paper");
+        assertEquals(150_000_000, p.keys());
+        assertEquals(50_000_000, p.ops());
+        Options q = OptionsParser.parse("--keys", "10M", "--scale", "paper");
+        assertEquals(10_000_000, q.keys());
+        assertEquals(50_000_000, q.ops());
+    }
+
+    @Test
+    void allMeansEveryStructure() {
+        assertEquals(List.of(Structure.values()), OptionsParser.parse("--structures", "all").structures());
+    }
+
+    @Test
+    void badInputIsAClearMessage() {
+        String[][] bad = {
+            {"--structures", "btree"}, {"--workloads", "F"}, {"--keys", "lots"}, {"--keys", "0"}, {"--threads", "0"},
+            {"--scale", "huge"}, {"--frobnicate"}, {"--keys"}, {"--seed", "x"}, {"--progress", "fancy"},
+            {"--keys", "5G"},
+        };
+        for (String[] args : bad) {
+            BenchException e = assertThrows(BenchException.class, () -> OptionsParser.parse(args), String.join(" ", args));
+            assertTrue(!e.getMessage().isBlank());
+        }
+    }
+
+    @Test
+    void helpExplainsEveryOption() {
+        for (String opt : new String[] {"--structures", "--dataset", "--keys", "--ops", "--workloads", "--threads",
+            "--seed", "--csv", "--report", "--scale", "--sosd-unsigned-shift", "--help", "--reps", "--warmup",
+            "--progress"}) {
+            assertTrue(OptionsParser.HELP.contains(opt), opt);
+        }
+        assertTrue(OptionsParser.parse("-h").help());
+    }
+}

@@ -1,0 +1,125 @@
+package org.bforest.bench.output;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.bforest.bench.cli.Options;
+import org.bforest.bench.cli.OptionsParser;
+import org.bforest.bench.runner.BenchmarkRunner;
+import org.bforest.bench.runner.Progress;
+import org.bforest.bench.runner.Result;
+import org.bforest.bench.runner.RunSummary;
+import org.bforest.bench.cli.ProgressMode;
+import org.bforest.bench.structures.Structure;
+import org.bforest.bench.workloads.Workload;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A small end-to-end run, then its CSV, table and report. */
+class CsvWriterTest {
+    private static RunSummary run;
+
+    @BeforeAll
+    static void runSmall() {
+        Options o = OptionsParser.parse("--structures", "bstree,treemap,skiplist,fastutil-rb,sorted-array",
+                "--dataset", "uniform,dense", "--keys", "3K", "--ops", "1K", "--threads", "1,2", "--reps", "2",
+                "--warmup", "1", "--progress", "off");
+        try (Progress p = Progress.create(ProgressMode.OFF, System.err)) {
+            run = new BenchmarkRunner(o, p).run();
+        }
+    }
+
+    @Test
+    void headerIsExactlyTheSpecifiedOne() throws IOException {
+        StringBuilder sb = new StringBuilder();
+        CsvWriter.write(run.results(), sb);
+        String[] lines = sb.toString().split("\n");
+        assertEquals("structure,dataset,workload,threads,keys,ops,mops,build_s,bytes_per_key", lines[0]);
+    }
+
+    @Test
+    void oneRowPerStructureDatasetWorkloadAndThreads(@TempDir Path dir) throws IOException {
+        Path csv = dir.resolve("sub/out.csv");
+        CsvWriter.write(run.results(), csv);
+        List<String> lines = Files.readAllLines(csv);
+        Set<String> cells = new HashSet<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",", -1);
+            assertEquals(9, f.length, line);
+            assertTrue(cells.add(f[0] + "/" + f[1] + "/" + f[2] + "/" + f[3]), "duplicate row " + line);
+            assertEquals("3000", f[4]);
+            assertEquals("1000", f[5]);
+            assertTrue(Double.parseDouble(f[6]) > 0, line);
+            assertTrue(Double.parseDouble(f[7]) >= 0, line);
+            Double.parseDouble(f[8]);
+        }
+        // Ran: treemap, skiplist, fastutil-rb on A-E, sorted-array on A, single-threaded; skiplist with 2
+        // threads; on two datasets. Not bstree (not written yet).
+        int expected = 2 * (3 * 5 + 1 + 5);
+        assertEquals(expected, cells.size(), String.join("\n", lines));
+        assertTrue(cells.contains("skiplist/dense/E/2"));
+        assertTrue(cells.contains("sorted-array/uniform/A/1"));
+        assertFalse(cells.contains("sorted-array/uniform/B/1"));
+        assertFalse(cells.contains("treemap/uniform/A/2"));
+    }
+
+    @Test
+    void skipsAreNotesNotCrashes() {
+        String notes = String.join("\n", run.notes());
+        assertTrue(notes.contains("bstree: skipped on"), notes);
+        assertTrue(notes.contains("sorted-array: skipped on B, C, D, E"), notes);
+        assertTrue(notes.contains("it is not thread-safe"), notes);
+        assertFalse(notes.contains("different results"), notes);
+        assertFalse(notes.contains("failed"), notes);
+    }
+
+    @Test
+    void singleThreadedChecksumsAgreeAcrossStructures() {
+        for (Result a : run.results()) {
+            for (Result b : run.results()) {
+                if (a.threads() == 1 && b.threads() == 1 && a.dataset().equals(b.dataset())
+                        && a.workload() == b.workload()) {
+                    assertEquals(a.checksum(), b.checksum(), a.structure() + " vs " + b.structure());
+                }
+            }
+        }
+    }
+
+    @Test
+    void tableAndReportShowEveryStructure(@TempDir Path dir) throws IOException {
+        String table = ResultTable.render(run);
+        for (Structure s : Structure.values()) {
+            if (s != Structure.FASTUTIL_AVL) {
+                assertTrue(table.contains(s.cliName()), table);
+            }
+        }
+        assertTrue(table.contains("B/key heap") && table.contains("B/key own") && table.contains("build s"), table);
+        List<Path> files = Reports.write(run, dir.resolve("report"));
+        assertEquals(List.of(dir.resolve("report/results.csv"), dir.resolve("report/summary.txt")), files);
+        String summary = Files.readString(files.get(1));
+        assertTrue(summary.contains("Memory per loaded key") && summary.contains("Notes"), summary);
+        assertEquals(CsvWriter.HEADER, Files.readAllLines(files.get(0)).get(0));
+    }
+
+    @Test
+    void csvQuotesOnlyWhereNeeded() {
+        assertEquals("books_200M_uint64", CsvWriter.quote("books_200M_uint64"));
+        assertEquals("\"a,b\"", CsvWriter.quote("a,b"));
+        assertEquals("\"say \"\"hi\"\"\"", CsvWriter.quote("say \"hi\""));
+    }
+
+    @Test
+    void resultsCoverTheRequestedWorkloads() {
+        Set<Workload> seen = new HashSet<>();
+        run.results().forEach(r -> seen.add(r.workload()));
+        assertEquals(Set.of(Workload.values()), seen);
+    }
+}
