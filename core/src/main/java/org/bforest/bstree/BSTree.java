@@ -447,16 +447,10 @@ public final class BSTree implements LongIndex {
             }
             return fresh;
         }
-        int node = root;
-        for (int h = height; h > 0; h--) {
-            int c = NodeSearch.succGT(innerKeys.chunk(node), innerKeys.offset(node), key);
-            pathNode[h] = node;
-            pathPos[h] = c;
-            node = innerKids.chunk(node)[innerKids.offset(node) + c];
-        }
+        int node = descend(key);
         long[] kc = leafKeys.chunk(node);
         int off = leafKeys.offset(node);
-        int q = NodeSearch.succGT(kc, off, key);
+        int q = NodeSearch.succGT(kc, off, key) + touchLeaf(node, off);
         if (q != 0 && kc[off + q - 1] == key) {
             leafVals.chunk(node)[off + q - 1] = value;
             return false;
@@ -469,6 +463,36 @@ public final class BSTree implements LongIndex {
             checkInvariants();
         }
         return true;
+    }
+
+    /**
+     * {@link #findLeaf} for an update: records the node and child index of every level in
+     * {@link #pathNode}/{@link #pathPos}, which splits and leaf removals walk back up.
+     */
+    private int descend(long key) {
+        int z = touch;
+        int node = root;
+        for (int h = height; h > 0; h--) {
+            int[] kids = innerKids.chunk(node);
+            int ko = innerKids.offset(node);
+            int t = (kids[ko] | kids[ko + N]) & z; // see touch
+            int c = NodeSearch.succGT(innerKeys.chunk(node), innerKeys.offset(node), key);
+            pathNode[h] = node;
+            pathPos[h] = c;
+            node = kids[ko + c + t];
+        }
+        return node;
+    }
+
+    /**
+     * Returns 0, having started the loads of the value lines and the metadata of a leaf, so an
+     * update waits for one memory miss where it would otherwise wait for three in a row: keys,
+     * then metadata, then values (see {@link #touch}).
+     */
+    private int touchLeaf(int leaf, int off) {
+        long[] vc = leafVals.chunk(leaf);
+        int[] ic = leafInfo.chunk(leaf);
+        return (int) ((vc[off] | vc[off + N / 2] | vc[off + N - 1]) & touch) | (ic[leafInfo.offset(leaf)] & touch);
     }
 
     /** Inserts an absent key at slot {@code r} = succ>=(key) of {@code leaf} (Algorithm 6). */
@@ -718,16 +742,10 @@ public final class BSTree implements LongIndex {
             modCount++;
             return true;
         }
-        int node = root;
-        for (int h = height; h > 0; h--) {
-            int c = NodeSearch.succGT(innerKeys.chunk(node), innerKeys.offset(node), key);
-            pathNode[h] = node;
-            pathPos[h] = c;
-            node = innerKids.chunk(node)[innerKids.offset(node) + c];
-        }
+        int node = descend(key);
         long[] kc = leafKeys.chunk(node);
         int off = leafKeys.offset(node);
-        int q = NodeSearch.succGT(kc, off, key);
+        int q = NodeSearch.succGT(kc, off, key) + touchLeaf(node, off);
         if (q == 0 || kc[off + q - 1] != key) {
             return false;
         }
