@@ -501,6 +501,7 @@ public final class BSTree implements LongIndex {
         int io = leafInfo.offset(leaf);
         int bm = ic[io + META] & FULL;
         if (bm == FULL) {
+            reserveForSplit();
             splitLeaf(leaf, r, key, value);
             return;
         }
@@ -566,6 +567,30 @@ public final class BSTree implements LongIndex {
         System.arraycopy(cc, co + 2 + j, cc, co + 1 + j, r - 1 - j);
         openedGap = 1 << j;
         return r - 1;
+    }
+
+    /**
+     * Makes sure a split can finish once it starts: room for one leaf and for one inner node per
+     * level plus a new root, taken before anything is changed. If memory runs out, it runs out
+     * here and the tree is left as it was; no call leaves a half-done split behind.
+     */
+    private void reserveForSplit() {
+        if (height >= MAX_HEIGHT) {
+            throw new IllegalStateException("BS-tree height limit " + MAX_HEIGHT + " reached");
+        }
+        if (freeLeafTop == 0) {
+            long want = (long) leafCount + 1;
+            leafKeys.ensureCapacity(want);
+            leafVals.ensureCapacity(want);
+            leafInfo.ensureCapacity(want);
+        }
+        int innerNeeded = height + 1 - freeInnerTop;
+        if (innerNeeded > 0) {
+            long want = (long) innerCount + innerNeeded;
+            innerKeys.ensureCapacity(want);
+            innerKids.ensureCapacity(want);
+            innerMeta.ensureCapacity(want);
+        }
     }
 
     /**
