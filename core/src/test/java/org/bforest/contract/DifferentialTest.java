@@ -1,0 +1,956 @@
+package org.bforest.contract;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
+import java.util.ConcurrentModificationException;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.bforest.LongCursor;
+import org.bforest.LongEntryVisitor;
+import org.bforest.LongIndex;
+import org.bforest.testing.Implementations.Impl;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.opentest4j.AssertionFailedError;
+
+/**
+ * A randomized differential test: every implementation in
+ * {@link org.bforest.testing.Implementations#all()} runs long random sequences of operations side
+ * by side with a plain {@code TreeMap<Long, Long>}, and every answer is compared. One run per
+ * implementation and key distribution ({@link Mode}); the operations mix puts of new and existing
+ * keys, get, containsKey, removes of present and missing keys, the four neighbour look-ups,
+ * firstKey/lastKey, rangeCount and rangeVisit over short, empty, inverted and long ranges, cursor
+ * walks both ways, removes through cursors, stale-cursor checks, size and (rarely) clear. Trees
+ * grow and shrink in phases, down to empty now and then, and every run ends by removing every key
+ * and reusing the index. The contents are compared in full through cursor walks every
+ * {@value #FULL_COMPARE_EVERY} operations, and {@link LongIndex#checkInvariants()} runs every
+ * {@value #INVARIANTS_EVERY} operations and at the end (in soak mode both are spaced out in
+ * proportion to the size of the tree, so that they do not dominate the run time).
+ *
+ * <p>The default run does {@value #DEFAULT_OPS} operations per mode, trees up to
+ * {@value #DEFAULT_MAX_SIZE} keys; each run prints its seed, operation count and time.
+ *
+ * <h2>Reproducing a failure</h2>
+ * Each failure message gives the base seed, the operation number, the operation, and the command
+ * that reruns exactly that sequence. Maven passes {@code -D} properties given on its command line
+ * on to the test JVM, so:
+ *
+ * <pre>
+ * mvn -pl core verify -Dtest=DifferentialTest -Dbforest.seed=1234567 -Dbforest.impl=treemap-model -Dbforest.mode=UNIFORM
+ * </pre>
+ *
+ * <ul>
+ *   <li>{@code bforest.seed}: the base seed (decimal, or hex with {@code 0x}); without it each
+ *       build picks a new random one. Each mode derives its own generator from it, and a seed
+ *       gives the same operations to every implementation.</li>
+ *   <li>{@code bforest.impl}: comma-separated implementation names to run (default: all).</li>
+ *   <li>{@code bforest.mode}: comma-separated {@link Mode} names to run (default: all).</li>
+ *   <li>{@code bforest.soak=true}: the long randomized runs ({@value #SOAK_FACTOR} times the
+ *       operations, trees up to {@value #SOAK_MAX_SIZE} keys), as {@code ./bforest test --soak}
+ *       does. A soak failure reproduces only with {@code -Dbforest.soak=true} as well.</li>
+ * </ul>
+ */
+class DifferentialTest {
+    static final String SEED_PROPERTY = "bforest.seed";
+    static final String MODE_PROPERTY = "bforest.mode";
+    static final String SOAK_PROPERTY = "bforest.soak";
+
+    static final boolean SOAK = Boolean.getBoolean(SOAK_PROPERTY);
+    static final int SOAK_FACTOR = 60;
+    static final int DEFAULT_OPS = 700_000;
+    static final int DEFAULT_MAX_SIZE = 60_000;
+    static final int SOAK_MAX_SIZE = 1_500_000;
+    static final int INVARIANTS_EVERY = 4_096;
+    static final int FULL_COMPARE_EVERY = 65_536;
+
+    /** The base seed of this build: {@code -Dbforest.seed}, else a random one. */
+    static final long BASE_SEED = baseSeed();
+
+    private static long baseSeed() {
+        String s = System.getProperty(SEED_PROPERTY, "").trim();
+        return s.isEmpty() ? new SplittableRandom().nextLong() : Long.decode(s);
+    }
+
+    /** Where the keys come from. */
+    enum Mode {
+        /** Uniform over every long: almost every put is new, removes pick present keys. */
+        UNIFORM,
+        /** Uniform over a few thousand keys around 0: many replacements and removes that hit. */
+        SMALL_RANGE,
+        /** New keys ascend (mostly by one, crossing 0); removes often take the first or last key. */
+        ASCENDING,
+        /** New keys descend (mostly by one, crossing 0). */
+        DESCENDING,
+        /** A few dense clusters of nearly consecutive keys at random places, one around 0. */
+        CLUSTERED,
+        /** Keys within a few thousand of MIN_VALUE, 0 and MAX_VALUE, those three exactly quite often. */
+        EXTREMES,
+        /**
+         * Starts from a bulk-loaded index of sorted random keys (with values or key-only), and now
+         * and then replaces the index by a new bulk load of the current content.
+         */
+        BULK_LOADED
+    }
+
+    static Stream<Arguments> runs() {
+        String only = System.getProperty(MODE_PROPERTY, "").trim();
+        Stream<Mode> modes = Stream.of(Mode.values());
+        if (!only.isEmpty()) {
+            Set<String> names = Set.copyOf(Arrays.asList(only.toUpperCase(Locale.ROOT).split("\\s*,\\s*")));
+            modes = modes.filter(m -> names.contains(m.name()));
+        }
+        List<Mode> chosen = modes.toList();
+        if (chosen.isEmpty()) {
+            throw new IllegalArgumentException("-D" + MODE_PROPERTY + "=" + only + " names no mode; known: "
+                    + Arrays.toString(Mode.values()));
+        }
+        return TestSubjects.implementations().stream().flatMap(impl -> chosen.stream().map(m -> Arguments.of(impl, m)));
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("runs")
+    void behavesLikeTreeMap(Impl impl, Mode mode) {
+        Run run = new Run(impl, mode, BASE_SEED);
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long started = System.nanoTime();
+        long cpu = threads.getCurrentThreadCpuTime();
+        run.run();
+        System.out.printf("DifferentialTest [%s, %s]: seed %d%s, %,d operations, up to %,d keys, %.1f s (%.1f s CPU)%n",
+                impl.name(), mode, BASE_SEED, SOAK ? " (soak)" : "", run.opNo, run.maxSeen,
+                (System.nanoTime() - started) / 1e9, (threads.getCurrentThreadCpuTime() - cpu) / 1e9);
+    }
+
+    /** One randomized run: the index under test, the model, and what the current operation is. */
+    static final class Run implements LongEntryVisitor {
+        final Impl impl;
+        final Mode mode;
+        final long baseSeed;
+        final SplittableRandom random;
+        final long ops;
+        final int maxSize;
+        LongIndex index;
+        final TreeMap<Long, Long> model = new TreeMap<>();
+
+        // key distribution
+        long domainLow;
+        long domainSize; // for the bounded modes
+        long counter; // ascending and descending
+        long[] clusterBases;
+        int clusterWidth;
+
+        // phases
+        long phaseLeft;
+        int target;
+
+        // the current operation, for failure messages
+        long opNo;
+        String op = "setup";
+        long a;
+        long b;
+        long c;
+        int step;
+        int maxSeen;
+
+        // the cursor the last seek() made
+        LongCursor cursor;
+
+        // the entries a rangeVisit reported
+        long[] visitedKeys = new long[64];
+        long[] visitedValues = new long[64];
+        int visited;
+
+        Run(Impl impl, Mode mode, long baseSeed) {
+            this.impl = impl;
+            this.mode = mode;
+            this.baseSeed = baseSeed;
+            this.random = new SplittableRandom(baseSeed ^ (0x9E3779B97F4A7C15L * (mode.ordinal() + 1)));
+            this.ops = (long) DEFAULT_OPS * (SOAK ? SOAK_FACTOR : 1);
+            this.maxSize = SOAK ? SOAK_MAX_SIZE : DEFAULT_MAX_SIZE;
+        }
+
+        // ---- running -------------------------------------------------------------------------
+
+        void run() {
+            try {
+                setUp();
+                long nextInvariants = INVARIANTS_EVERY;
+                long nextCompare = FULL_COMPARE_EVERY;
+                long nextReport = ops / 10;
+                for (opNo = 1; opNo <= ops; opNo++) {
+                    if (--phaseLeft <= 0) {
+                        newPhase();
+                    }
+                    step();
+                    int size = model.size();
+                    if (size > maxSeen) {
+                        maxSeen = size;
+                    }
+                    // checks are linear in the size: in soak mode, space them out as the tree grows
+                    if (opNo >= nextInvariants) {
+                        checkInvariants();
+                        nextInvariants = opNo + (SOAK ? Math.max(INVARIANTS_EVERY, size / 4) : INVARIANTS_EVERY);
+                    }
+                    if (opNo >= nextCompare) {
+                        compareAll();
+                        nextCompare = opNo + (SOAK ? Math.max(FULL_COMPARE_EVERY, 8L * size) : FULL_COMPARE_EVERY);
+                    }
+                    if (SOAK && opNo >= nextReport) {
+                        System.out.printf("DifferentialTest [%s, %s] soak: %d%% (%,d operations, %,d keys)%n",
+                                impl.name(), mode, opNo * 100 / ops, opNo, size);
+                        nextReport += ops / 10;
+                    }
+                }
+                opNo = ops;
+                checkInvariants();
+                compareAll();
+                drain();
+            } catch (AssertionFailedError e) {
+                throw e;
+            } catch (Throwable e) {
+                throw failure("threw " + e, e);
+            }
+        }
+
+        void setUp() {
+            SplittableRandom r = random;
+            switch (mode) {
+                case UNIFORM -> {
+                }
+                case SMALL_RANGE -> {
+                    domainSize = SOAK ? 50_000 : 4_000;
+                    domainLow = -domainSize / 2 + r.nextInt(100);
+                }
+                case ASCENDING -> counter = -r.nextInt(1_000) - 1;
+                case DESCENDING -> counter = r.nextInt(1_000) + 1;
+                case CLUSTERED -> {
+                    clusterBases = new long[2 + r.nextInt(5)];
+                    clusterWidth = Math.max(64, (int) (maxSize * 1.4 / clusterBases.length));
+                    for (int i = 0; i < clusterBases.length; i++) {
+                        clusterBases[i] = r.nextLong(Long.MIN_VALUE, Long.MAX_VALUE - clusterWidth);
+                    }
+                    clusterBases[0] = -clusterWidth / 2;
+                }
+                case EXTREMES -> domainSize = Math.max(64, maxSize * 2L / 3);
+                case BULK_LOADED -> {
+                    int n = maxSize / 2 + r.nextInt(maxSize / 2);
+                    domainSize = 3L * n;
+                    domainLow = r.nextLong(Long.MIN_VALUE / 2, Long.MAX_VALUE / 2);
+                    long[] keys = new long[n];
+                    long k = domainLow;
+                    for (int i = 0; i < n; i++) {
+                        k += 1 + r.nextInt(5);
+                        keys[i] = k;
+                    }
+                    boolean withValues = r.nextBoolean();
+                    long[] values = withValues ? new long[n] : null;
+                    for (int i = 0; i < n; i++) {
+                        long v = withValues ? value() : 0;
+                        if (withValues) {
+                            values[i] = v;
+                        }
+                        model.put(keys[i], v);
+                    }
+                    op = "bulk load of %d sorted keys " + (withValues ? "with values" : "without values");
+                    a = n;
+                    index = impl.bulk().apply(keys, values);
+                    checkInvariants();
+                    compareAll();
+                    phaseLeft = 5_000 + r.nextInt(20_000);
+                    target = n; // first phase: mutate around the loaded size
+                    return;
+                }
+            }
+            op = "new empty index";
+            index = impl.empty().get();
+            checkInvariants();
+            compareAll();
+        }
+
+        void newPhase() {
+            SplittableRandom r = random;
+            phaseLeft = 2_000 + r.nextInt(SOAK ? 200_000 : 40_000);
+            int cap = maxSize;
+            if (mode == Mode.SMALL_RANGE) {
+                cap = (int) (domainSize * 9 / 10);
+            }
+            target = switch (r.nextInt(10)) {
+                case 0 -> 0;
+                case 1, 2 -> r.nextInt(40);
+                case 3, 4, 5 -> 100 + r.nextInt(Math.max(1, Math.min(cap, 5_000) - 100));
+                default -> cap / 2 + r.nextInt(Math.max(1, cap / 2));
+            };
+            // long enough to get there, about half the operations being puts or removes
+            phaseLeft = Math.max(phaseLeft, 3L * Math.abs(target - model.size()));
+        }
+
+        /** Replaces the index by a bulk load of the model's content, with values or key-only. */
+        void reload() {
+            long[] keys = new long[model.size()];
+            long[] values = random.nextBoolean() ? new long[keys.length] : null;
+            int i = 0;
+            for (Map.Entry<Long, Long> e : model.entrySet()) {
+                keys[i] = e.getKey();
+                if (values != null) {
+                    values[i] = e.getValue();
+                } else {
+                    e.setValue(0L);
+                }
+                i++;
+            }
+            describe("bulk load of the %d keys in the model " + (values == null ? "without values" : "with values"),
+                    keys.length, 0);
+            index = impl.bulk().apply(keys, values);
+            checkInvariants();
+            compareAll();
+        }
+
+        // ---- keys and values -----------------------------------------------------------------
+
+        /** A key to put: likely new. */
+        long freshKey() {
+            SplittableRandom r = random;
+            return switch (mode) {
+                case UNIFORM -> r.nextLong();
+                case SMALL_RANGE -> domainLow + r.nextLong(domainSize);
+                case ASCENDING -> counter += r.nextInt(8) == 0 ? 2 + r.nextInt(100) : 1;
+                case DESCENDING -> counter -= r.nextInt(8) == 0 ? 2 + r.nextInt(100) : 1;
+                case CLUSTERED -> clusterBases[r.nextInt(clusterBases.length)] + r.nextInt(clusterWidth);
+                case EXTREMES -> {
+                    long off = r.nextInt(10) == 0 ? 0 : r.nextLong(domainSize);
+                    yield switch (r.nextInt(3)) {
+                        case 0 -> Long.MIN_VALUE + off;
+                        case 1 -> Long.MAX_VALUE - off;
+                        default -> r.nextBoolean() ? off : -off - 1;
+                    };
+                }
+                case BULK_LOADED -> r.nextInt(20) == 0 ? r.nextLong() : domainLow + r.nextLong(domainSize);
+            };
+        }
+
+        /** A key from the same domain as the puts, present or not. */
+        long probeKey() {
+            SplittableRandom r = random;
+            return switch (mode) {
+                case ASCENDING -> r.nextLong(counter - 2000 - Math.max(model.size(), 1) * 2L, counter + 100);
+                case DESCENDING -> r.nextLong(counter - 100, counter + 2000 + Math.max(model.size(), 1) * 2L);
+                case CLUSTERED -> r.nextInt(20) == 0 ? r.nextLong()
+                        : clusterBases[r.nextInt(clusterBases.length)] + r.nextInt(clusterWidth + 20) - 10;
+                default -> freshKey();
+            };
+        }
+
+        /** A present key if there is one (the first, the last, or near a probe), else a probe. */
+        long existingKey() {
+            if (model.isEmpty()) {
+                return probeKey();
+            }
+            switch (random.nextInt(8)) {
+                case 0:
+                    return model.firstKey();
+                case 1:
+                    return model.lastKey();
+                default:
+                    long p = probeKey();
+                    Long k = model.ceilingKey(p);
+                    return k != null ? k : model.floorKey(p);
+            }
+        }
+
+        /** A key to look up: a probe, a present key, or one next to a present key. */
+        long lookupKey() {
+            return switch (random.nextInt(10)) {
+                case 0, 1, 2, 3 -> probeKey();
+                case 4, 5, 6 -> existingKey();
+                case 7 -> existingKey() + 1;
+                case 8 -> existingKey() - 1;
+                default -> switch (random.nextInt(5)) {
+                    case 0 -> Long.MIN_VALUE;
+                    case 1 -> Long.MAX_VALUE;
+                    case 2 -> 0;
+                    case 3 -> -1;
+                    default -> random.nextLong();
+                };
+            };
+        }
+
+        /** MIN_VALUE, MAX_VALUE, 0 or -1, or a key next to them: every mode puts these now and then. */
+        long extremeKey() {
+            return switch (random.nextInt(7)) {
+                case 0 -> Long.MIN_VALUE;
+                case 1 -> Long.MAX_VALUE;
+                case 2 -> 0;
+                case 3 -> -1;
+                case 4 -> Long.MIN_VALUE + 1;
+                case 5 -> Long.MAX_VALUE - 1;
+                default -> 1;
+            };
+        }
+
+        long value() {
+            return switch (random.nextInt(16)) {
+                case 0 -> Long.MIN_VALUE;
+                case 1 -> Long.MAX_VALUE;
+                case 2 -> 0;
+                case 3 -> -1;
+                default -> random.nextLong();
+            };
+        }
+
+        long absent() {
+            return switch (random.nextInt(8)) {
+                case 0 -> Long.MIN_VALUE;
+                case 1 -> Long.MAX_VALUE;
+                case 2 -> 0;
+                case 3 -> -1;
+                case 4 -> model.isEmpty() ? 7 : existingKey(); // an absent that is also a real key
+                default -> random.nextLong();
+            };
+        }
+
+        // ---- one operation -------------------------------------------------------------------
+
+        void step() {
+            if (mode == Mode.BULK_LOADED && random.nextInt(40_000) == 0) {
+                reload();
+                return;
+            }
+            int size = model.size();
+            int roll = random.nextInt(1000);
+            boolean grow = size < target;
+            // mutations first: their share depends on whether the phase grows or shrinks the tree
+            int putNew = grow ? 500 : 40;
+            int putOld = putNew + 50;
+            int removeOld = putOld + (grow ? 40 : 280);
+            int removeAny = removeOld + 40;
+            int cursorRemove = removeAny + (grow ? 5 : 30);
+            if (roll < putNew) {
+                put(random.nextInt(500) == 0 ? extremeKey() : freshKey());
+            } else if (roll < putOld) {
+                put(existingKey());
+            } else if (roll < removeOld) {
+                remove(existingKey());
+            } else if (roll < removeAny) {
+                remove(lookupKey());
+            } else if (roll < cursorRemove) {
+                cursorRemove();
+            } else {
+                read(random.nextInt(100));
+            }
+        }
+
+        void read(int roll) {
+            if (roll < 12) {
+                get();
+            } else if (roll < 18) {
+                containsKey();
+            } else if (roll < 48) {
+                neighbour(roll % 4);
+            } else if (roll < 52) {
+                firstOrLast(roll % 2 == 0);
+            } else if (roll < 64) {
+                rangeCount();
+            } else if (roll < 74) {
+                rangeVisit();
+            } else if (roll < 92) {
+                cursorWalk();
+            } else if (roll < 96) {
+                staleCursor();
+            } else if (roll < 99) {
+                sizeCheck();
+            } else if (random.nextInt(5000) == 0) {
+                clear();
+            } else {
+                sizeCheck();
+            }
+        }
+
+        void put(long key) {
+            long v = value();
+            describe("put(%d, %d)", key, v);
+            boolean fresh = model.put(key, v) == null;
+            expect(fresh, index.put(key, v), fresh ? "put of a new key returns true" : "put of an existing key returns false");
+            checkSize();
+        }
+
+        void remove(long key) {
+            describe("remove(%d)", key, 0);
+            boolean had = model.remove(key) != null;
+            expect(had, index.remove(key), had ? "remove of a present key returns true" : "remove of a missing key returns false");
+            checkSize();
+        }
+
+        void get() {
+            long key = lookupKey();
+            long absent = absent();
+            describe("get(%d, %d)", key, absent);
+            Long v = model.get(key);
+            expect(v == null ? absent : v, index.get(key, absent), "value");
+        }
+
+        void containsKey() {
+            long key = lookupKey();
+            describe("containsKey(%d)", key, 0);
+            expect(model.containsKey(key), index.containsKey(key), "containsKey");
+        }
+
+        void neighbour(int which) {
+            long key = lookupKey();
+            long absent = absent();
+            Long want;
+            long got;
+            switch (which) {
+                case 0 -> {
+                    describe("ceilingKey(%d, %d)", key, absent);
+                    want = model.ceilingKey(key);
+                    got = index.ceilingKey(key, absent);
+                }
+                case 1 -> {
+                    describe("floorKey(%d, %d)", key, absent);
+                    want = model.floorKey(key);
+                    got = index.floorKey(key, absent);
+                }
+                case 2 -> {
+                    describe("higherKey(%d, %d)", key, absent);
+                    want = model.higherKey(key);
+                    got = index.higherKey(key, absent);
+                }
+                default -> {
+                    describe("lowerKey(%d, %d)", key, absent);
+                    want = model.lowerKey(key);
+                    got = index.lowerKey(key, absent);
+                }
+            }
+            expect(want == null ? absent : want, got, "neighbour key");
+        }
+
+        void firstOrLast(boolean first) {
+            describe(first ? "firstKey()" : "lastKey()", 0, 0);
+            if (model.isEmpty()) {
+                try {
+                    long k = first ? index.firstKey() : index.lastKey();
+                    throw failure("expected NoSuchElementException from an empty index but got " + k, null);
+                } catch (NoSuchElementException expected) {
+                    // as documented
+                }
+            } else {
+                expect(first ? model.firstKey() : model.lastKey(), first ? index.firstKey() : index.lastKey(), "key");
+            }
+        }
+
+        /** A range [from, to): mostly short ones near present keys, sometimes empty, inverted or long. */
+        void pickRange() {
+            SplittableRandom r = random;
+            int kind = r.nextInt(100);
+            if (kind < 70) { // short: from near a key, to a few keys further
+                a = r.nextBoolean() ? existingKey() + r.nextInt(3) - 1 : lookupKey();
+                int keys = r.nextInt(4) == 0 ? r.nextInt(200) : r.nextInt(20);
+                Iterator<Long> it = model.tailMap(a, true).keySet().iterator();
+                long end = a;
+                for (int i = 0; i < keys && it.hasNext(); i++) {
+                    end = it.next();
+                }
+                int d = r.nextInt(3) - 1;
+                b = d > 0 && end == Long.MAX_VALUE ? end : d < 0 && end == Long.MIN_VALUE ? end : end + d;
+            } else if (kind < 78) { // empty: from == to
+                a = b = r.nextBoolean() ? existingKey() : lookupKey();
+            } else if (kind < 88) { // inverted: from > to
+                a = lookupKey();
+                b = r.nextBoolean() ? lookupKey() : a - 1 - r.nextInt(1000);
+                if (a < b) {
+                    long t = a;
+                    a = b;
+                    b = t;
+                }
+            } else if (kind < 98) { // ending or starting at the extremes, short side near a key
+                if (r.nextBoolean()) {
+                    a = Long.MIN_VALUE;
+                    b = model.isEmpty() ? lookupKey() : model.firstKey() + r.nextInt(3) - 1 + (r.nextBoolean() ? 0 : 1);
+                    if (b < a) {
+                        b = a;
+                    }
+                } else {
+                    a = model.isEmpty() ? lookupKey() : model.lastKey() - r.nextInt(3);
+                    b = Long.MAX_VALUE;
+                }
+            } else { // long: anywhere to anywhere, or the whole domain (rarer in big trees, for time)
+                if (model.size() > 20_000 && r.nextInt(model.size()) >= 20_000) {
+                    a = b = lookupKey();
+                } else if (r.nextInt(4) == 0) {
+                    a = Long.MIN_VALUE;
+                    b = Long.MAX_VALUE;
+                } else {
+                    a = lookupKey();
+                    b = lookupKey();
+                    if (a > b) {
+                        long t = a;
+                        a = b;
+                        b = t;
+                    }
+                }
+            }
+        }
+
+        void rangeCount() {
+            pickRange();
+            describe("rangeCount(%d, %d)", a, b);
+            long want = a >= b ? 0 : model.subMap(a, true, b, false).size();
+            expect(want, index.rangeCount(a, b), "count");
+        }
+
+        void rangeVisit() {
+            pickRange();
+            describe("rangeVisit(%d, %d)", a, b);
+            visited = 0;
+            long returned = index.rangeVisit(a, b, this);
+            int i = 0;
+            if (a < b) {
+                for (Map.Entry<Long, Long> e : model.subMap(a, true, b, false).entrySet()) {
+                    if (i >= visited) {
+                        throw failure("visited " + visited + " entries, but the range holds more: missed " + e.getKey(), null);
+                    }
+                    step = i;
+                    expect(e.getKey(), visitedKeys[i], "key of visit #" + i);
+                    expect(e.getValue(), visitedValues[i], "value of visit #" + i);
+                    i++;
+                }
+            }
+            step = 0;
+            expect(i, visited, "number of entries visited");
+            expect(i, returned, "number rangeVisit returned");
+        }
+
+        @Override
+        public void visit(long key, long value) {
+            if (visited == visitedKeys.length) {
+                visitedKeys = Arrays.copyOf(visitedKeys, visited * 2);
+                visitedValues = Arrays.copyOf(visitedValues, visited * 2);
+            }
+            visitedKeys[visited] = key;
+            visitedValues[visited++] = value;
+        }
+
+        /**
+         * Makes a new cursor (in {@link #cursor}) and positions it with a random seek, or with
+         * {@code index.cursor(key)}; returns the model's entry there, or null.
+         */
+        Map.Entry<Long, Long> seek() {
+            long key = lookupKey();
+            Map.Entry<Long, Long> want;
+            boolean ok;
+            int how = random.nextInt(7);
+            // a fresh cursor, or one that was positioned somewhere else first
+            LongCursor cur = how < 6 && random.nextBoolean() ? index.cursor(lookupKey()) : index.cursor();
+            switch (how) {
+                case 0 -> {
+                    describe("cursor.seekCeiling(%d), then %d moves", key, c);
+                    want = model.ceilingEntry(key);
+                    ok = cur.seekCeiling(key);
+                }
+                case 1 -> {
+                    describe("cursor.seekFloor(%d), then %d moves", key, c);
+                    want = model.floorEntry(key);
+                    ok = cur.seekFloor(key);
+                }
+                case 2 -> {
+                    describe("cursor.seekHigher(%d), then %d moves", key, c);
+                    want = model.higherEntry(key);
+                    ok = cur.seekHigher(key);
+                }
+                case 3 -> {
+                    describe("cursor.seekLower(%d), then %d moves", key, c);
+                    want = model.lowerEntry(key);
+                    ok = cur.seekLower(key);
+                }
+                case 4 -> {
+                    describe("cursor.seekFirst(), then %2$d moves", key, c);
+                    want = model.firstEntry();
+                    ok = cur.seekFirst();
+                }
+                case 5 -> {
+                    describe("cursor.seekLast(), then %2$d moves", key, c);
+                    want = model.lastEntry();
+                    ok = cur.seekLast();
+                }
+                default -> {
+                    describe("index.cursor(%d), then %d moves", key, c);
+                    want = model.ceilingEntry(key);
+                    cur = index.cursor(key);
+                    ok = cur.isValid();
+                }
+            }
+            step = 0;
+            cursor = cur;
+            expectAt(cur, ok, want);
+            return want;
+        }
+
+        void expectAt(LongCursor cur, boolean ok, Map.Entry<Long, Long> want) {
+            expect(want != null, ok, "whether the cursor found an entry");
+            expect(ok, cur.isValid(), "isValid() agrees with what the cursor move returned");
+            if (want != null) {
+                expect(want.getKey(), cur.key(), "cursor key");
+                expect(want.getValue(), cur.value(), "cursor value");
+            }
+        }
+
+        void cursorWalk() {
+            SplittableRandom r = random;
+            c = r.nextInt(8) == 0 ? r.nextInt(400) : r.nextInt(20);
+            int style = r.nextInt(3); // forward, backward, zig-zag
+            Map.Entry<Long, Long> at = seek();
+            LongCursor cur = cursor;
+            op = op + (style == 0 ? " forward" : style == 1 ? " backward" : " either way");
+            for (step = 1; step <= c && at != null; step++) {
+                boolean forward = style == 0 || (style == 2 && r.nextBoolean());
+                at = forward ? model.higherEntry(at.getKey()) : model.lowerEntry(at.getKey());
+                expectAt(cur, forward ? cur.next() : cur.previous(), at);
+            }
+            step = 0;
+        }
+
+        void cursorRemove() {
+            SplittableRandom r = random;
+            c = r.nextInt(10) == 0 ? r.nextInt(300) : 1 + r.nextInt(4);
+            Map.Entry<Long, Long> at = seek();
+            LongCursor cur = cursor;
+            op = op + " (remove, or next or previous now and then)";
+            LongCursor other = null;
+            if (r.nextInt(4) == 0) {
+                other = index.cursor();
+                other.seekCeiling(lookupKey());
+            }
+            boolean removed = false;
+            for (step = 1; step <= c && at != null; step++) {
+                long k = at.getKey();
+                int what = r.nextInt(10);
+                if (what < 7) {
+                    cur.remove();
+                    model.remove(k);
+                    removed = true;
+                    at = model.higherEntry(k);
+                    expectAt(cur, at != null, at);
+                    checkSize();
+                } else {
+                    at = what < 9 ? model.higherEntry(k) : model.lowerEntry(k);
+                    expectAt(cur, what < 9 ? cur.next() : cur.previous(), at);
+                }
+            }
+            step = 0;
+            if (other != null && removed) {
+                expectStale(other, "a cursor after another cursor removed keys");
+            }
+        }
+
+        /** A cursor survives a replaced value and goes stale when a key is added or removed. */
+        void staleCursor() {
+            if (model.isEmpty()) {
+                sizeCheck();
+                return;
+            }
+            long key = existingKey();
+            long v = value();
+            describe("cursor at %d, then put(%1$d, %2$d) replacing the value, then a key added or removed", key, v);
+            LongCursor cur = index.cursor(key);
+            expect(key, cur.key(), "cursor key");
+            model.put(key, v);
+            expect(false, index.put(key, v), "put of an existing key returns false");
+            expect(true, cur.isValid(), "cursor still valid after a value was replaced");
+            expect(key, cur.key(), "cursor key after a value was replaced");
+            expect(v, cur.value(), "cursor value after its value was replaced");
+            if (random.nextBoolean()) {
+                long fresh = freshKey();
+                if (model.containsKey(fresh)) {
+                    return;
+                }
+                describe("cursor at %d, then put(%d) of a new key", key, fresh);
+                model.put(fresh, 1L);
+                expect(true, index.put(fresh, 1), "put of a new key returns true");
+            } else {
+                long gone = existingKey();
+                describe("cursor at %d, then remove(%d) through the index", key, gone);
+                model.remove(gone);
+                expect(true, index.remove(gone), "remove of a present key returns true");
+            }
+            checkSize();
+            expectStale(cur, "the cursor");
+            // a seek makes it usable again
+            Map.Entry<Long, Long> want = model.ceilingEntry(key);
+            expectAt(cur, cur.seekCeiling(key), want);
+        }
+
+        void expectStale(LongCursor cur, String what) {
+            try {
+                switch (random.nextInt(5)) {
+                    case 0 -> cur.next();
+                    case 1 -> cur.previous();
+                    case 2 -> cur.value();
+                    case 3 -> cur.isValid();
+                    default -> cur.key();
+                }
+            } catch (ConcurrentModificationException expected) {
+                return;
+            } catch (RuntimeException e) {
+                throw failure(what + " should be stale and throw ConcurrentModificationException, but threw " + e, e);
+            }
+            throw failure(what + " should be stale and throw ConcurrentModificationException", null);
+        }
+
+        void sizeCheck() {
+            describe("size()", 0, 0);
+            checkSize();
+        }
+
+        void clear() {
+            describe("clear() of %d keys", model.size(), 0);
+            model.clear();
+            index.clear();
+            checkSize();
+            checkInvariants();
+        }
+
+        // ---- whole-index checks --------------------------------------------------------------
+
+        void checkSize() {
+            if (index.size() != model.size()) {
+                expect(model.size(), index.size(), "size()");
+            }
+            if (index.isEmpty() != model.isEmpty()) {
+                expect(model.isEmpty(), index.isEmpty(), "isEmpty()");
+            }
+        }
+
+        void checkInvariants() {
+            try {
+                index.checkInvariants();
+            } catch (RuntimeException e) {
+                throw failure("checkInvariants() after this operation threw " + e, e);
+            }
+        }
+
+        /** The whole content through a cursor walk, forward (and sometimes backward too). */
+        void compareAll() {
+            String was = op;
+            long wasA = a;
+            long wasB = b;
+            describe("full comparison of %d entries after " + operation().replace("%", "%%"), model.size(), 0);
+            checkSize();
+            LongCursor cur = index.cursor();
+            boolean ok = cur.seekFirst();
+            step = 0;
+            for (Map.Entry<Long, Long> e : model.entrySet()) {
+                expect(true, ok, "cursor valid at entry #" + step + " of the forward walk");
+                expect(e.getKey(), cur.key(), "key of the forward walk");
+                expect(e.getValue(), cur.value(), "value of the forward walk");
+                ok = cur.next();
+                step++;
+            }
+            expect(false, ok, "cursor valid after the last entry");
+            if (random.nextBoolean()) {
+                ok = cur.seekLast();
+                step = 0;
+                for (Map.Entry<Long, Long> e : model.descendingMap().entrySet()) {
+                    expect(true, ok, "cursor valid at entry #" + step + " of the backward walk");
+                    expect(e.getKey(), cur.key(), "key of the backward walk");
+                    ok = cur.previous();
+                    step++;
+                }
+                expect(false, ok, "cursor valid before the first entry");
+            }
+            step = 0;
+            describe(was, wasA, wasB);
+        }
+
+        /** Removes every key, in random order or through cursors, then reuses the index. */
+        void drain() {
+            long[] keys = model.keySet().stream().mapToLong(Long::longValue).toArray();
+            TestKeys.shuffle(keys, random);
+            boolean throughCursor = random.nextInt(3) == 0;
+            int every = SOAK ? Math.max(INVARIANTS_EVERY, keys.length / 16) : INVARIANTS_EVERY;
+            for (long k : keys) {
+                opNo++;
+                if (throughCursor) {
+                    describe("draining: index.cursor(%d).remove()", k, 0);
+                    LongCursor cur = index.cursor(k);
+                    expect(k, cur.key(), "cursor key");
+                    cur.remove();
+                    model.remove(k);
+                    Map.Entry<Long, Long> next = model.higherEntry(k);
+                    expectAt(cur, next != null, next);
+                } else {
+                    describe("draining: remove(%d)", k, 0);
+                    model.remove(k);
+                    expect(true, index.remove(k), "remove of a present key returns true");
+                }
+                checkSize();
+                if (opNo % every == 0) {
+                    checkInvariants();
+                }
+            }
+            describe("after draining every key", 0, 0);
+            checkInvariants();
+            expect(true, index.isEmpty(), "isEmpty()");
+            expect(0, index.rangeCount(Long.MIN_VALUE, Long.MAX_VALUE), "rangeCount(MIN_VALUE, MAX_VALUE) of nothing");
+            for (int i = 0; i < 1000; i++) {
+                opNo++;
+                put(freshKey());
+            }
+            describe("after draining every key and putting some back", 0, 0);
+            checkInvariants();
+            compareAll();
+        }
+
+        // ---- reporting -----------------------------------------------------------------------
+
+        void describe(String format, long x, long y) {
+            op = format;
+            a = x;
+            b = y;
+        }
+
+        void expect(long want, long got, String what) {
+            if (want != got) {
+                throw failure(what + ": expected " + want + " but was " + got, null, want, got);
+            }
+        }
+
+        void expect(boolean want, boolean got, String what) {
+            if (want != got) {
+                throw failure(what + ": expected " + want + " but was " + got, null, want, got);
+            }
+        }
+
+        AssertionFailedError failure(String what, Throwable cause) {
+            return new AssertionFailedError(message(what), cause);
+        }
+
+        AssertionFailedError failure(String what, Throwable cause, Object want, Object got) {
+            return new AssertionFailedError(message(what), want, got, cause);
+        }
+
+        String operation() {
+            try {
+                return String.format(op, a, b, c);
+            } catch (RuntimeException e) {
+                return op + " [" + a + ", " + b + ", " + c + "]";
+            }
+        }
+
+        String message(String what) {
+            String operation = operation();
+            return "[" + impl.name() + ", " + mode + "] seed " + baseSeed + (SOAK ? " (soak)" : "") + ", operation #"
+                    + opNo + ": " + operation + (step > 0 ? ", step " + step : "") + " (index size " + model.size()
+                    + "): " + what + "\n  rerun: mvn -pl core verify -Dtest=DifferentialTest -D" + SEED_PROPERTY + "="
+                    + baseSeed + " -D" + TestSubjects.IMPL_PROPERTY + "=" + impl.name() + " -D" + MODE_PROPERTY + "="
+                    + mode + (SOAK ? " -D" + SOAK_PROPERTY + "=true" : "");
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package org.bforest.contract;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.bforest.testing.Implementations;
+import org.bforest.testing.Implementations.Impl;
+
+/**
+ * The implementations the shared suites run on: {@link Implementations#all()}, narrowed by the
+ * system property {@code bforest.impl} (comma-separated names) when it is set, e.g.
+ * {@code -Dbforest.impl=treemap-model} to rerun a failure on one structure only.
+ */
+public final class TestSubjects {
+    /** The system property that narrows the suites to some implementations. */
+    public static final String IMPL_PROPERTY = "bforest.impl";
+
+    private TestSubjects() {
+    }
+
+    /** The implementations to test, in the order of {@link Implementations#all()}. */
+    public static List<Impl> implementations() {
+        List<Impl> all = Implementations.all();
+        String only = System.getProperty(IMPL_PROPERTY, "").trim();
+        if (only.isEmpty()) {
+            return all;
+        }
+        Set<String> names = Arrays.stream(only.split(",")).map(String::trim).collect(Collectors.toSet());
+        List<Impl> chosen = all.stream().filter(i -> names.contains(i.name())).toList();
+        if (chosen.isEmpty()) {
+            throw new IllegalArgumentException("-D" + IMPL_PROPERTY + "=" + only + " names no implementation; known: "
+                    + all.stream().map(Impl::name).toList());
+        }
+        return chosen;
+    }
+}
