@@ -23,6 +23,8 @@ public final class Indexes {
     /**
      * A BS-tree bulk-loaded from {@code sortedKeys} at the paper's default leaf fill of 75%.
      *
+     * <p>The arrays are copied into the tree's own storage; the caller may reuse them.
+     *
      * @param sortedKeys keys in strictly ascending signed order
      * @param values     the value of each key, or {@code null} for a key-only index (values 0)
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays

@@ -14,10 +14,12 @@ import java.util.NoSuchElementException;
  * for (boolean ok = c.seekCeiling(from); ok && c.key() < to; ok = c.next()) { ... }
  * }</pre>
  *
- * Moving past either end leaves the cursor not valid; {@link #next()} from before the first entry
- * is not defined (seek instead). If the index is changed other than through {@link #remove()},
- * the cursor is stale: any call but a {@code seek…} throws {@link ConcurrentModificationException}.
- * A cursor allocates nothing as it moves.
+ * Moving past either end leaves the cursor not valid, and {@link #next()} or {@link #previous()}
+ * on a cursor that is not valid returns {@code false} and leaves it so (seek to start again).
+ * If a key is added to or removed from the index other than through {@link #remove()}, the
+ * cursor is stale: any call but a {@code seek…} throws {@link ConcurrentModificationException},
+ * and a seek makes it usable again. Replacing the value of a key that is there does not make it
+ * stale, and {@link #value()} then returns the new value. A cursor allocates nothing as it moves.
  */
 public interface LongCursor {
 
