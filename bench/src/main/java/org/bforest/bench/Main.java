@@ -37,7 +37,7 @@ public final class Main {
             }
             RunSummary run;
             try (Progress progress = Progress.create(o.progress(), err)) {
-                run = new BenchmarkRunner(o, progress).run();
+                run = new BenchmarkRunner(o, progress).run().withArgs(List.of(args));
             }
             out.println();
             out.print(ResultTable.render(run));

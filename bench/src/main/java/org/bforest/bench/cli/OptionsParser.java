@@ -52,8 +52,9 @@ public final class OptionsParser {
               --csv FILE         also write the results as CSV, one row per structure, dataset,
                                  workload and thread count, with the header
                                  structure,dataset,workload,threads,keys,ops,mops,build_s,bytes_per_key
-              --report DIR       write a report into DIR: results.csv and summary.txt (the table,
-                                 memory measured both ways, the protocol, the notes and the JVM)
+              --report DIR       write a report into DIR: index.html (a self-contained page with
+                                 charts: throughput, memory per key, build time, ratios, every
+                                 figure, notes, machine and JVM), results.csv and summary.txt
               --scale paper      the papers' scale: 150M keys, 50M operations (needs a large heap:
                                  set BFOREST_JVM_OPTS=-Xmx...; peers that cannot fit are skipped).
                                  --keys and --ops still override it. --scale default is the default

@@ -12,9 +12,9 @@ public final class Reports {
     private Reports() {
     }
 
-    /** The report's parts, in order. Add the HTML report here. */
+    /** The report's parts, in order. */
     public static List<ReportWriter> writers() {
-        return List.of(new CsvReport(), new TextReport());
+        return List.of(new CsvReport(), new TextReport(), new HtmlReport());
     }
 
     /** Writes them all; returns the files written. */

@@ -131,6 +131,13 @@ public final class TextReport implements ReportWriter {
         sb.append(String.format(Locale.ROOT, "java %s (%s), %d cpus, max heap %.1f GB, %s%njvm flags: %s%n",
                 env.javaVersion(), env.vm(), env.cpus(), env.maxHeapBytes() / 1e9, env.os(),
                 String.join(" ", env.jvmArgs())));
+        sb.append(String.format(Locale.ROOT, "cpu: %s%s, memory %s%njava vendor: %s, node search: %s, gc: %s%n",
+                env.machine().cpuModel(), env.machine().physicalCores() > 0
+                        ? " (" + env.machine().physicalCores() + " physical cores)" : "",
+                env.machine().memoryBytes() > 0 ? String.format(Locale.ROOT, "%.1f GB",
+                        env.machine().memoryBytes() / 1e9) : "unknown",
+                env.javaVendor(), env.nodeSearch(), String.join(", ", env.gcs())));
+        sb.append("command: ").append(HtmlReport.commandLine(run)).append('\n');
         return sb.toString();
     }
 }

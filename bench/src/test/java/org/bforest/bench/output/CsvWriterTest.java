@@ -61,9 +61,9 @@ class CsvWriterTest {
             assertTrue(Double.parseDouble(f[7]) >= 0, line);
             Double.parseDouble(f[8]);
         }
-        // Ran: treemap, skiplist, fastutil-rb on A-E, sorted-array on A, single-threaded; skiplist with 2
-        // threads; on two datasets. Not bstree (not written yet).
-        int expected = 2 * (3 * 5 + 1 + 5);
+        // Ran: bstree, treemap, skiplist, fastutil-rb on A-E, sorted-array on A, single-threaded; skiplist
+        // with 2 threads; on two datasets.
+        int expected = 2 * (4 * 5 + 1 + 5);
         assertEquals(expected, cells.size(), String.join("\n", lines));
         assertTrue(cells.contains("skiplist/dense/E/2"));
         assertTrue(cells.contains("sorted-array/uniform/A/1"));
@@ -103,10 +103,23 @@ class CsvWriterTest {
         }
         assertTrue(table.contains("B/key heap") && table.contains("B/key own") && table.contains("build s"), table);
         List<Path> files = Reports.write(run, dir.resolve("report"));
-        assertEquals(List.of(dir.resolve("report/results.csv"), dir.resolve("report/summary.txt")), files);
+        assertEquals(List.of(dir.resolve("report/results.csv"), dir.resolve("report/summary.txt"),
+                dir.resolve("report/index.html")), files);
         String summary = Files.readString(files.get(1));
         assertTrue(summary.contains("Memory per loaded key") && summary.contains("Notes"), summary);
         assertEquals(CsvWriter.HEADER, Files.readAllLines(files.get(0)).get(0));
+        String html = Files.readString(files.get(2));
+        for (Structure s : Structure.values()) {
+            if (s != Structure.FASTUTIL_AVL) {
+                assertTrue(html.contains(s.cliName()), s.cliName());
+            }
+        }
+        assertTrue(html.contains("by thread count"), "no thread scaling chart");
+    }
+
+    @Test
+    void theHtmlOfARealRunIsWellFormed() throws Exception {
+        HtmlReportTest.parse(HtmlReport.render(run));
     }
 
     @Test

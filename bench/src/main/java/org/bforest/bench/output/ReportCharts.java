@@ -1,0 +1,152 @@
+package org.bforest.bench.output;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.bforest.bench.runner.Result;
+import org.bforest.bench.structures.Structure;
+import org.bforest.bench.workloads.Workload;
+
+/** The report's charts, built from a run's figures: the data side of {@link SvgBarChart}. */
+final class ReportCharts {
+    static final int WIDTH = 1120;
+    /** Fill opacity of the "own accounting" bars and of the fewest-threads bars. */
+    static final double PALE = 0.3;
+
+    private ReportCharts() {
+    }
+
+    /** Throughput on one dataset with one thread count: workloads along x, a bar per structure. */
+    static SvgBarChart throughput(ReportData d, String dataset, int threads) {
+        List<Structure> ss = d.structures(dataset, threads);
+        SvgBarChart c = new SvgBarChart("Throughput on " + dataset + ", " + threads(threads) + ", Mops/s",
+                "million operations / s", WIDTH, 300);
+        for (Structure s : ss) {
+            c.key(s.cliName(), Palette.of(s), 1);
+        }
+        for (Workload w : d.workloads()) {
+            List<SvgBarChart.Bar> bars = new ArrayList<>();
+            for (Structure s : ss) {
+                double m = d.mops(s, dataset, w, threads);
+                bars.add(new SvgBarChart.Bar(m, ResultTable.mops(m), Palette.of(s), 1, null,
+                        s.cliName() + ", " + w.name() + " " + w.title() + ": "
+                                + (Double.isFinite(m) ? ResultTable.mops(m) + " Mops/s" : "did not run")));
+            }
+            c.group(w.name(), w.title(), bars);
+        }
+        return c;
+    }
+
+    /**
+     * The structures that ran with several thread counts on {@code dataset}: per workload, a bar
+     * per structure and thread count, paler for fewer threads. Null if none did.
+     */
+    static SvgBarChart scaling(ReportData d, String dataset) {
+        List<Structure> ss = new ArrayList<>();
+        for (Structure s : d.structures()) {
+            int counts = 0;
+            for (int t : d.threads()) {
+                if (d.structures(dataset, t).contains(s)) {
+                    counts++;
+                }
+            }
+            if (counts >= 2) {
+                ss.add(s);
+            }
+        }
+        if (ss.isEmpty()) {
+            return null;
+        }
+        List<Integer> ts = d.threads();
+        SvgBarChart c = new SvgBarChart("Throughput on " + dataset + " by thread count, Mops/s",
+                "million operations / s", WIDTH, 260);
+        for (Structure s : ss) {
+            c.key(s.cliName(), Palette.of(s), 1);
+        }
+        for (Workload w : d.workloads()) {
+            List<SvgBarChart.Bar> bars = new ArrayList<>();
+            for (Structure s : ss) {
+                for (int i = 0; i < ts.size(); i++) {
+                    int t = ts.get(i);
+                    double m = d.mops(s, dataset, w, t);
+                    double opacity = ts.size() == 1 ? 1 : PALE + (1 - PALE) * i / (ts.size() - 1);
+                    bars.add(new SvgBarChart.Bar(m, ResultTable.mops(m), Palette.of(s), opacity, t + "t",
+                            s.cliName() + ", " + w.name() + ", " + threads(t) + ": "
+                                    + (Double.isFinite(m) ? ResultTable.mops(m) + " Mops/s" : "did not run")));
+                }
+            }
+            c.group(w.name(), w.title(), bars);
+        }
+        return c;
+    }
+
+    /** Bytes per key on {@code dataset}: a group per structure, heap after GC (solid) and own accounting (pale). */
+    static SvgBarChart memory(ReportData d, String dataset) {
+        SvgBarChart c = new SvgBarChart("Memory per key on " + dataset + ", bytes", "bytes per key", WIDTH, 220);
+        c.key("heap after GC", Palette.NEUTRAL, 1).key("the structure's own accounting", Palette.NEUTRAL, PALE);
+        for (Structure s : d.structures()) {
+            Result r = d.memory(s, dataset);
+            if (r == null) {
+                continue;
+            }
+            double heap = r.heapBytesPerKey();
+            double own = r.ownBytesPerKey();
+            c.group(s.cliName(), null, List.of(
+                    new SvgBarChart.Bar(heap, ResultTable.bytes(heap), Palette.of(s), 1, "heap",
+                            s.cliName() + ": " + ResultTable.bytes(heap) + " B/key, heap after GC"),
+                    new SvgBarChart.Bar(own, ResultTable.bytes(own), Palette.of(s), PALE, "own",
+                            s.cliName() + ": " + ResultTable.bytes(own) + " B/key, " + s.memoryMethod())));
+        }
+        return c;
+    }
+
+    /** Whether build times read better in milliseconds (all under a second). */
+    static boolean millis(ReportData d) {
+        for (Structure s : d.structures()) {
+            for (String ds : d.datasets()) {
+                if (d.buildSeconds(s, ds) >= 1) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Build time: a group per structure, a bar per dataset (labelled under it when there are several). */
+    static SvgBarChart build(ReportData d) {
+        boolean ms = millis(d);
+        boolean several = d.datasets().size() > 1;
+        SvgBarChart c = new SvgBarChart("Build time per structure", ms ? "build time, ms" : "build time, s", WIDTH,
+                220);
+        for (Structure s : d.structures()) {
+            List<SvgBarChart.Bar> bars = new ArrayList<>();
+            for (String ds : d.datasets()) {
+                double v = d.buildSeconds(s, ds) * (ms ? 1000 : 1);
+                bars.add(new SvgBarChart.Bar(v, time(v), Palette.of(s), 1, several ? shorten(ds, 18) : null,
+                        s.cliName() + " on " + ds + ": " + (Double.isFinite(v) ? time(v) + (ms ? " ms" : " s")
+                                : "did not run")));
+            }
+            c.group(s.cliName(), null, bars);
+        }
+        return c;
+    }
+
+    /** A build time in the chart's unit: 3 significant figures, at most. */
+    static String time(double v) {
+        if (!Double.isFinite(v)) {
+            return "-";
+        }
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f", v)
+                : v >= 10 ? String.format(Locale.ROOT, "%.1f", v)
+                : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    /** {@code s}, or its last {@code max - 1} characters after an ellipsis (file names end in what tells them apart). */
+    static String shorten(String s, int max) {
+        return s.length() <= max ? s : "…" + s.substring(s.length() - (max - 1));
+    }
+
+    static String threads(int t) {
+        return t + (t == 1 ? " thread" : " threads");
+    }
+}

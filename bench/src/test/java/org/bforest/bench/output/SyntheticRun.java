@@ -1,0 +1,65 @@
+package org.bforest.bench.output;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.bforest.bench.cli.Options;
+import org.bforest.bench.cli.ProgressMode;
+import org.bforest.bench.runner.DatasetInfo;
+import org.bforest.bench.runner.Environment;
+import org.bforest.bench.runner.Machine;
+import org.bforest.bench.runner.Result;
+import org.bforest.bench.runner.RunSummary;
+import org.bforest.bench.structures.Structure;
+import org.bforest.bench.workloads.Workload;
+
+/**
+ * A made-up run for the report writers: fixed figures, no benchmark. bstree runs at 8 Mops/s
+ * on A (treemap 1, sorted-array 10); sorted-array only runs A; skiplist also runs with 2
+ * threads (twice as fast); the notes and the dataset name carry markup characters.
+ */
+final class SyntheticRun {
+    static final String NASTY_NOTE = "sorted-array: skipped on B <because> \"read-only\" & 'so on'";
+    static final String NASTY_DATASET = "/data/<books>&\"keys\"_uint64";
+    static final List<String> ARGS = List.of("--keys", "1K", "--dataset", "uniform," + NASTY_DATASET, "--report",
+            "/tmp/my report", "--threads", "1,2");
+
+    private SyntheticRun() {
+    }
+
+    static RunSummary create(List<String> datasets, List<Integer> threads) {
+        List<Structure> structures = List.of(Structure.BSTREE, Structure.TREEMAP, Structure.SKIPLIST,
+                Structure.FASTUTIL_AVL, Structure.FASTUTIL_RB, Structure.SORTED_ARRAY);
+        List<Workload> workloads = List.of(Workload.values());
+        Options o = new Options(structures, datasets, 1000, 500, workloads, threads, null, 3, 1, null,
+                Path.of("/tmp/report"), false, ProgressMode.OFF, "default", false);
+        Environment env = new Environment("25.0.1", "OpenJDK 64-Bit Server VM 25.0.1+8", List.of("--add-modules",
+                "jdk.incubator.vector", "-Xmx2g"), 8, 2L << 30, "Linux 6.1 amd64", "object header 12 B, reference 4 B",
+                "2025-06-01T12:34:56.789+02:00", "Eclipse Adoptium", new Machine("Test <CPU> & co", 4, 16_000_000_000L),
+                "SIMD 512-bit, 8 lanes", List.of("G1 Young Generation"), "/usr/bin/java -cp a.jar org.bforest.bench.Main");
+        List<DatasetInfo> infos = new ArrayList<>();
+        List<Result> results = new ArrayList<>();
+        double[] perStructure = {8, 1, 0.9, 2, 1.8, 10};
+        double[] heap = {36, 88, 84, 40, 40, 16};
+        double[] build = {0.002, 0.01, 0.012, 0.02, 0.025, 0.0002};
+        for (int di = 0; di < datasets.size(); di++) {
+            String ds = datasets.get(di);
+            infos.add(new DatasetInfo(ds, "made up <" + ds + ">", di + 1, 1000, 500, 1, 1_000_000,
+                    di == 0 ? List.of() : List.of("dropped 2 duplicate keys & sorted")));
+            for (Workload w : workloads) {
+                for (int t : threads) {
+                    for (int si = 0; si < structures.size(); si++) {
+                        Structure s = structures.get(si);
+                        if ((s == Structure.SORTED_ARRAY && w != Workload.A) || (t > 1 && !s.threadSafe())) {
+                            continue;
+                        }
+                        double mops = perStructure[si] * (1 + 0.1 * w.ordinal() + 0.05 * di) * (t > 1 ? 2 : 1);
+                        results.add(new Result(s, ds, w, t, 1000, 500, mops, new double[] {mops * 0.9, mops,
+                                mops * 1.1}, build[si], heap[si] + 0.5, heap[si], 0xabcL + w.ordinal()));
+                    }
+                }
+            }
+        }
+        return new RunSummary(o, env, infos, results, List.of(NASTY_NOTE, "a plain note"), 12.5).withArgs(ARGS);
+    }
+}
