@@ -50,9 +50,10 @@ import org.bforest.util.SortedInput;
  *
  * <h2>Updates</h2>
  * Insert puts the key into a gap, or shifts towards the nearest gap on the right, else on the
- * left (Algorithm 6). A full leaf splits into two leaves of 9 and 8 keys, each spread over 16
- * slots with a gap after each key (proactive gapping); a full inner node splits the same way and
- * the root grows. Delete copies the next used key over the deleted slot and the gaps before it
+ * left (Algorithm 6). A full leaf splits into two leaves of 9 and 8 keys, each spread evenly over
+ * its 16 slots (proactive gapping: 7 and 8 gaps between the keys); a full inner node keeps 8 of
+ * its 17 separators, sends the 9th up and moves 8 to a new node, spread the same way; a split of
+ * the root grows a new root. Delete copies the next used key over the deleted slot and the gaps before it
  * (Algorithm 5); nodes are never merged (as the paper argues). A leaf that becomes empty is
  * unlinked and freed, and its separator in the parent is deleted the same way; an inner node left
  * without children goes too, and a root with one child is replaced by that child. Freed nodes are
@@ -276,18 +277,14 @@ public final class BSTree implements LongIndex {
         return node;
     }
 
+    /** Returns a leaf to the free list; {@link #reserveForRemoval} made room for it. */
     private void freeLeaf(int leaf) {
-        if (freeLeafTop == freeLeaves.length) {
-            freeLeaves = java.util.Arrays.copyOf(freeLeaves, freeLeafTop * 2);
-        }
         leafInfo.chunk(leaf)[leafInfo.offset(leaf) + META] = 0;
         freeLeaves[freeLeafTop++] = leaf;
     }
 
+    /** Returns an inner node to the free list; {@link #reserveForRemoval} made room for it. */
     private void freeInnerNode(int node) {
-        if (freeInnerTop == freeInner.length) {
-            freeInner = java.util.Arrays.copyOf(freeInner, freeInnerTop * 2);
-        }
         innerMeta.chunk(node)[innerMeta.offset(node)] = 0;
         freeInner[freeInnerTop++] = node;
     }
@@ -595,7 +592,7 @@ public final class BSTree implements LongIndex {
 
     /**
      * Splits a full leaf around a new key: the 17 entries go 9 to the left leaf and 8 to a new
-     * right leaf, each spread with a gap after every key; the right leaf's first key becomes the
+     * right leaf, each spread evenly over the 16 slots; the right leaf's first key becomes the
      * separator in the parent.
      */
     private void splitLeaf(int leaf, int r, long key, long value) {
@@ -774,6 +771,7 @@ public final class BSTree implements LongIndex {
         if (q == 0 || kc[off + q - 1] != key) {
             return false;
         }
+        reserveForRemoval();
         int[] ic = leafInfo.chunk(node);
         int io = leafInfo.offset(node);
         int bm = clearSlot(kc, off, ic[io + META] & FULL, q - 1);
@@ -788,6 +786,19 @@ public final class BSTree implements LongIndex {
             }
         }
         return true;
+    }
+
+    /**
+     * Room on the free lists for everything a delete can free (one leaf, one inner node per level),
+     * taken before the delete changes anything, so that it cannot fail half-way.
+     */
+    private void reserveForRemoval() {
+        if (freeLeafTop == freeLeaves.length) {
+            freeLeaves = java.util.Arrays.copyOf(freeLeaves, freeLeafTop * 2);
+        }
+        if (freeInnerTop + height + 1 > freeInner.length) {
+            freeInner = java.util.Arrays.copyOf(freeInner, Math.max(2 * freeInner.length, freeInnerTop + height + 1));
+        }
     }
 
     /**
@@ -1036,7 +1047,7 @@ public final class BSTree implements LongIndex {
     /**
      * Counts keys in {@code [from, to)} with both strategies of section 3.3, chosen as the scan
      * goes. It descends for {@code from} and scans leaves comparing their keys with {@code to}
-     * (Algorithm 4); a range that has not ended after {@code scanLeaves} leaves is long, so it then
+     * (Algorithm 4); a range that has not ended after {@code scanLeaves + 1} leaves is long, so it then
      * descends for {@code to} as well, and counts the leaves in between from their slot-use words
      * alone, without reading their keys. {@code scanLeaves} = 0 is the pure two-descent strategy,
      * {@code Integer.MAX_VALUE} the pure scan (both exposed for tests).
@@ -1122,9 +1133,9 @@ public final class BSTree implements LongIndex {
                 int slot = Integer.numberOfTrailingZeros(bits);
                 visitor.visit(kc[off + slot], vc[off + slot]);
                 n++;
-            }
-            if (modCount != expected) {
-                throw new ConcurrentModificationException("the index was changed during rangeVisit");
+                if (modCount != expected) {
+                    throw new ConcurrentModificationException("the index was changed during rangeVisit");
+                }
             }
             if (last) {
                 return n;

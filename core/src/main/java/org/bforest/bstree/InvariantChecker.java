@@ -61,11 +61,27 @@ final class InvariantChecker {
         }
         checkFreeList(t.freeLeafIds(), liveLeaves, t.leafCount, "leaf");
         checkFreeList(t.freeInnerIds(), liveInner, t.innerCount, "inner");
+        for (int id : t.freeLeafIds()) {
+            if (t.leafInfo.chunk(id)[t.leafInfo.offset(id) + META] != 0) {
+                fail("free leaf " + id + " still has slots in use");
+            }
+        }
+        for (int id : t.freeInnerIds()) {
+            if (t.innerMeta.chunk(id)[t.innerMeta.offset(id)] != 0) {
+                fail("free inner node " + id + " still has slots in use");
+            }
+        }
+        if (t.leafCount > t.leafKeys.capacity() || t.innerCount > t.innerKeys.capacity()) {
+            fail("more nodes allocated than the storage holds");
+        }
     }
 
     private static void checkFreeList(int[] free, BitSet live, int allocated, String kind) {
         BitSet seen = new BitSet();
         for (int id : free) {
+            if (id < 0 || id >= allocated) {
+                fail(kind + " free-list id " + id + " outside the " + allocated + " allocated nodes");
+            }
             if (live.get(id)) {
                 fail(kind + " node " + id + " is both reachable and on the free list");
             }

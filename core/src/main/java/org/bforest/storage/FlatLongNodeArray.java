@@ -14,9 +14,12 @@ public final class FlatLongNodeArray {
     private static final int MAX_ELEMENTS = Integer.MAX_VALUE - 16;
     /**
      * Longs skipped at the start of every array: the 16-byte array header plus 48 bytes puts node
-     * 0 on a 64-byte boundary whenever the array itself starts on one, which G1 guarantees for
-     * humongous arrays (they start a heap region). A 16-long node then fills exactly two cache
-     * lines instead of straddling three (the paper aligns its node arrays the same way).
+     * 0 on a 64-byte boundary whenever the array itself starts on one. G1 starts humongous arrays
+     * (at least half a heap region) on a region boundary: a full 1 MiB leaf chunk is one on heaps
+     * up to about 8 GB (2 MB regions), and the inner arrays of a large tree are too. Then a 16-long
+     * node fills exactly two cache lines instead of straddling three, as the paper's aligned node
+     * arrays do. Elsewhere (larger heaps, the small first chunk) alignment is left to chance; the
+     * cost is 48 bytes per array.
      */
     static final int PAD = 6;
 

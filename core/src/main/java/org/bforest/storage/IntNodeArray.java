@@ -20,6 +20,8 @@ public final class IntNodeArray {
     /** Nodes per chunk. */
     public static final int CHUNK_NODES = 1 << CHUNK_SHIFT;
     private static final int CHUNK_MASK = CHUNK_NODES - 1;
+    /** The most nodes: whole chunks below 2^31, so the int capacity cannot wrap. */
+    public static final int MAX_NODES = Integer.MAX_VALUE & ~CHUNK_MASK;
 
     private final int stride;
     private int[][] chunks;
@@ -55,8 +57,8 @@ public final class IntNodeArray {
         if (nodes <= capacity) {
             return;
         }
-        if (nodes > Integer.MAX_VALUE) {
-            throw new IllegalStateException("index full: more than " + Integer.MAX_VALUE + " nodes");
+        if (nodes > MAX_NODES) {
+            throw new IllegalStateException("index full: more than " + MAX_NODES + " nodes");
         }
         if (capacity < CHUNK_NODES) {
             int grown = (int) Math.min(CHUNK_NODES, Math.max(nodes, 2L * capacity));
