@@ -63,7 +63,9 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-XX:+UseTransparentHugePages"})
+// IgnoreUnrecognizedVMOptions: the huge-page flag exists only in Linux JVMs.
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-XX:+IgnoreUnrecognizedVMOptions",
+    "-XX:+UseTransparentHugePages"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class IndexBenchmark {
