@@ -229,10 +229,7 @@ public final class BSTree implements LongIndex {
             leaf = freeLeaves[--freeLeafTop];
         } else {
             leaf = leafCount;
-            long want = (long) leafCount + 1;
-            leafKeys.ensureCapacity(want);
-            leafVals.ensureCapacity(want);
-            leafInfo.ensureCapacity(want);
+            growLeaves(leafCount + 1L);
             leafCount++;
         }
         long[] kc = leafKeys.chunk(leaf);
@@ -257,10 +254,7 @@ public final class BSTree implements LongIndex {
             node = freeInner[--freeInnerTop];
         } else {
             node = innerCount;
-            long want = (long) innerCount + 1;
-            innerKeys.ensureCapacity(want);
-            innerKids.ensureCapacity(want);
-            innerMeta.ensureCapacity(want);
+            growInner(innerCount + 1L);
             innerCount++;
         }
         long[] kc = innerKeys.chunk(node);
@@ -505,65 +499,39 @@ public final class BSTree implements LongIndex {
         long[] kc = leafKeys.chunk(leaf);
         long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
-        int at = openSlot(kc, vc, off, bm, r);
+        int opened = openSlot(kc, off, vc, off, bm, r);
+        int at = opened & 0xFF;
         kc[off + at] = key;
         vc[off + at] = value;
-        ic[io + META] = meta(bm | openedGap);
+        ic[io + META] = meta(bm | 1 << (opened >>> 8));
     }
-
-    /**
-     * The gap that {@link #openSlot} / {@link #openInnerSlot} filled, as a bit: a second result,
-     * kept in a field so that the shift helpers return one int without allocating.
-     */
-    private int openedGap;
 
     /**
      * Makes room in a non-full node for a key that belongs at slot {@code r} (all used keys below
-     * {@code r} are smaller, all at or above are larger) and returns the slot to write it to:
-     * {@code r} itself if it is a gap; else the used run {@code [r, j)} moves right into the
-     * nearest gap {@code j > r}; else the run {@code (j, r)} moves left into the nearest gap
-     * {@code j < r} and the key goes to {@code r - 1}. Sets {@link #openedGap} to the gap used.
-     * No gap before the returned slot needs updating: the slot before it is always used.
+     * {@code r} are smaller, all at or above are larger): {@code r} itself if it is a gap; else
+     * the used run {@code [r, j)} moves right into the nearest gap {@code j > r}; else the run
+     * {@code (j, r)} moves left into the nearest gap {@code j < r} and the key goes to
+     * {@code r - 1}. The payload (a leaf's {@code long} values or an inner node's {@code int}
+     * children, slot 0 at {@code po}) moves with the keys. No gap before the slot written needs
+     * updating: the slot before it is always used.
+     *
+     * @return the slot to write, plus the gap that was filled shifted left by 8
      */
-    private int openSlot(long[] kc, long[] vc, int off, int bm, int r) {
+    private static int openSlot(long[] kc, int off, Object payload, int po, int bm, int r) {
         if (r < N && (bm & (1 << r)) == 0) {
-            openedGap = 1 << r;
-            return r;
+            return r << 8 | r;
         }
         int right = ~bm & (FULL << (r + 1)) & FULL;
         if (right != 0) {
             int j = Integer.numberOfTrailingZeros(right);
             System.arraycopy(kc, off + r, kc, off + r + 1, j - r);
-            System.arraycopy(vc, off + r, vc, off + r + 1, j - r);
-            openedGap = 1 << j;
-            return r;
+            System.arraycopy(payload, po + r, payload, po + r + 1, j - r);
+            return j << 8 | r;
         }
         int j = highestBit(~bm & ((1 << r) - 1));
         System.arraycopy(kc, off + j + 1, kc, off + j, r - 1 - j);
-        System.arraycopy(vc, off + j + 1, vc, off + j, r - 1 - j);
-        openedGap = 1 << j;
-        return r - 1;
-    }
-
-    /** {@link #openSlot} for an inner node, where slot {@code s} carries child {@code 1 + s}. */
-    private int openInnerSlot(long[] kc, int off, int[] cc, int co, int bm, int r) {
-        if (r < N && (bm & (1 << r)) == 0) {
-            openedGap = 1 << r;
-            return r;
-        }
-        int right = ~bm & (FULL << (r + 1)) & FULL;
-        if (right != 0) {
-            int j = Integer.numberOfTrailingZeros(right);
-            System.arraycopy(kc, off + r, kc, off + r + 1, j - r);
-            System.arraycopy(cc, co + 1 + r, cc, co + 2 + r, j - r);
-            openedGap = 1 << j;
-            return r;
-        }
-        int j = highestBit(~bm & ((1 << r) - 1));
-        System.arraycopy(kc, off + j + 1, kc, off + j, r - 1 - j);
-        System.arraycopy(cc, co + 2 + j, cc, co + 1 + j, r - 1 - j);
-        openedGap = 1 << j;
-        return r - 1;
+        System.arraycopy(payload, po + j + 1, payload, po + j, r - 1 - j);
+        return j << 8 | (r - 1);
     }
 
     /**
@@ -576,18 +544,26 @@ public final class BSTree implements LongIndex {
             throw new IllegalStateException("BS-tree height limit " + MAX_HEIGHT + " reached");
         }
         if (freeLeafTop == 0) {
-            long want = (long) leafCount + 1;
-            leafKeys.ensureCapacity(want);
-            leafVals.ensureCapacity(want);
-            leafInfo.ensureCapacity(want);
+            growLeaves(leafCount + 1L);
         }
         int innerNeeded = height + 1 - freeInnerTop;
         if (innerNeeded > 0) {
-            long want = (long) innerCount + innerNeeded;
-            innerKeys.ensureCapacity(want);
-            innerKids.ensureCapacity(want);
-            innerMeta.ensureCapacity(want);
+            growInner((long) innerCount + innerNeeded);
         }
+    }
+
+    /** Room for leaf ids {@code [0, leaves)} in every leaf array. */
+    private void growLeaves(long leaves) {
+        leafKeys.ensureCapacity(leaves);
+        leafVals.ensureCapacity(leaves);
+        leafInfo.ensureCapacity(leaves);
+    }
+
+    /** Room for inner ids {@code [0, nodes)} in every inner array. */
+    private void growInner(long nodes) {
+        innerKeys.ensureCapacity(nodes);
+        innerKids.ensureCapacity(nodes);
+        innerMeta.ensureCapacity(nodes);
     }
 
     /**
@@ -717,10 +693,11 @@ public final class BSTree implements LongIndex {
         int off = innerKeys.offset(node);
         int[] cc = innerKids.chunk(node);
         int co = innerKids.offset(node);
-        int at = openInnerSlot(kc, off, cc, co, bm, r);
+        int opened = openSlot(kc, off, cc, co + 1, bm, r);
+        int at = opened & 0xFF;
         kc[off + at] = sep;
         cc[co + 1 + at] = kid;
-        mc[mo] = meta(bm | openedGap);
+        mc[mo] = meta(bm | 1 << (opened >>> 8));
     }
 
     /**
