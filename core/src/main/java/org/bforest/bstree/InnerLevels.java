@@ -1,0 +1,402 @@
+package org.bforest.bstree;
+
+import static org.bforest.bstree.Slots.FULL;
+import static org.bforest.bstree.Slots.KIDS;
+import static org.bforest.bstree.Slots.MAXKEY;
+import static org.bforest.bstree.Slots.N;
+import static org.bforest.bstree.Slots.NONE;
+import static org.bforest.bstree.Slots.meta;
+
+import java.util.Arrays;
+import org.bforest.kernel.NodeSearch;
+import org.bforest.storage.FlatIntNodeArray;
+import org.bforest.storage.FlatLongNodeArray;
+
+/**
+ * The uncompressed inner levels that the BS-tree and the CBS-tree share (section 6: "compression
+ * is not effective for inner nodes"): descent, separator insertion with splits and root growth,
+ * separator deletion with node removal and root collapse, and the level-by-level bulk build. The
+ * trees own their leaves and hand this class leaf ids and separators; it never reads a leaf.
+ *
+ * <p>Inner nodes live in three flat arrays: {@code keys} (16 separators), {@code kids} (17 child
+ * ids: the leftmost child, then the right child of each slot; the right child of a gap is dead,
+ * {@link Slots#NONE}) and {@code meta} (one {@link Slots#meta} word). The root is a leaf id when
+ * {@link #height} is 0. Updates descend with {@link #descend}, which records the node and child
+ * index of every level; {@link #insertIntoParent} and {@link #removeChild} walk that path back up.
+ */
+final class InnerLevels {
+    static final int MAX_HEIGHT = 40;
+
+    /**
+     * Always 0, but not {@code final}, so the JIT cannot fold {@code x & touch} away: a load
+     * whose result is and-ed with it stays in the code and, having an address that does not
+     * depend on the node search, is issued at once. That is how Java gets the effect of the
+     * paper's {@code __builtin_prefetch}: the line holding the child id (or the value) is already
+     * on its way when the search result arrives, and the two misses overlap instead of adding up.
+     */
+    @SuppressWarnings("FieldMayBeFinal")
+    static int touch = 0;
+
+    private final String treeName;
+    FlatLongNodeArray keys;
+    FlatIntNodeArray kids;
+    FlatIntNodeArray meta;
+    /** The root: an inner node id, or a leaf id when {@link #height} is 0. */
+    int root;
+    /** Inner levels above the leaves. */
+    int height;
+    /** High-water mark of allocated node ids. */
+    int count;
+    private int[] free = new int[8];
+    private int freeTop;
+    /** Bumped by every split, root change and node removal. */
+    int changes;
+
+    // The path of the last descend(): node and child index at each level; and split scratch.
+    final int[] pathNode = new int[MAX_HEIGHT + 1];
+    final int[] pathPos = new int[MAX_HEIGHT + 1];
+    private final long[] splitKeys = new long[N + 1];
+    private final int[] splitKids = new int[N + 1];
+
+    InnerLevels(String treeName) {
+        this.treeName = treeName;
+    }
+
+    /** Forgets every inner node; the tree is the one leaf {@code rootLeaf}. */
+    void reset(int rootLeaf) {
+        keys = new FlatLongNodeArray(N, 1);
+        kids = new FlatIntNodeArray(KIDS, 1);
+        meta = new FlatIntNodeArray(1, 1);
+        count = 0;
+        freeTop = 0;
+        root = rootLeaf;
+        height = 0;
+    }
+
+    int bitmap(int node) {
+        return meta.chunk(node)[meta.offset(node)] & FULL;
+    }
+
+    int metaWord(int node) {
+        return meta.chunk(node)[meta.offset(node)];
+    }
+
+    int child(int node, int index) {
+        return kids.chunk(node)[kids.offset(node) + index];
+    }
+
+    long key(int node, int slot) {
+        return keys.chunk(node)[keys.offset(node) + slot];
+    }
+
+    /** Inner nodes in use. */
+    long nodes() {
+        return (long) count - freeTop;
+    }
+
+    int[] freeIds() {
+        return Arrays.copyOf(free, freeTop);
+    }
+
+    long bytes() {
+        return keys.bytes() + kids.bytes() + meta.bytes() + 16 + 4L * free.length
+                + 2 * (16 + 4L * pathNode.length) + 16 + 8L * splitKeys.length + 16 + 4L * splitKids.length + 32;
+    }
+
+    // ---- descent ------------------------------------------------------------------------------
+
+    /** The leaf whose key range holds {@code key} (Algorithm 3, lines 1-2); {@code key < MAXKEY}. */
+    int findLeaf(long key) {
+        int z = touch;
+        int node = root;
+        for (int h = height; h > 0; h--) {
+            int[] kc = kids.chunk(node);
+            int ko = kids.offset(node);
+            // Start loading both cache lines of the child ids now, in parallel with the keys,
+            // instead of after the search picks one (see touch).
+            int t = (kc[ko] | kc[ko + N]) & z;
+            int c = NodeSearch.succGT(keys.chunk(node), keys.offset(node), key);
+            node = kc[ko + c + t];
+        }
+        return node;
+    }
+
+    /** {@link #findLeaf} for an update: records the path that splits and removals walk back up. */
+    int descend(long key) {
+        int z = touch;
+        int node = root;
+        for (int h = height; h > 0; h--) {
+            int[] kc = kids.chunk(node);
+            int ko = kids.offset(node);
+            int t = (kc[ko] | kc[ko + N]) & z; // see touch
+            int c = NodeSearch.succGT(keys.chunk(node), keys.offset(node), key);
+            pathNode[h] = node;
+            pathPos[h] = c;
+            node = kc[ko + c + t];
+        }
+        return node;
+    }
+
+    /**
+     * The leaves of {@code n} keys at once, level by level in lock-step, so the CPU has up to
+     * {@code n} independent cache misses in flight instead of one dependent chain. A key of
+     * {@link Slots#MAXKEY} descends as {@code MAXKEY - 1} (the trees answer it out of band).
+     */
+    void findLeaves(long[] keysIn, int base, int n, int[] leaves) {
+        for (int i = 0; i < n; i++) {
+            leaves[i] = root;
+        }
+        for (int h = height; h > 0; h--) {
+            for (int i = 0; i < n; i++) {
+                int node = leaves[i];
+                long key = Math.min(keysIn[base + i], MAXKEY - 1);
+                int c = NodeSearch.succGT(keys.chunk(node), keys.offset(node), key);
+                leaves[i] = kids.chunk(node)[kids.offset(node) + c];
+            }
+        }
+    }
+
+    // ---- allocation ---------------------------------------------------------------------------
+
+    /** A fresh node: keys all {@link Slots#MAXKEY}, every child dead. May grow the arrays. */
+    private int alloc() {
+        int node;
+        if (freeTop > 0) {
+            node = free[--freeTop];
+        } else {
+            node = count;
+            grow(count + 1L);
+            count++;
+        }
+        long[] kc = keys.chunk(node);
+        int off = keys.offset(node);
+        int[] cc = kids.chunk(node);
+        int co = kids.offset(node);
+        for (int s = 0; s < N; s++) {
+            kc[off + s] = MAXKEY;
+        }
+        for (int s = 0; s < KIDS; s++) {
+            cc[co + s] = NONE;
+        }
+        meta.chunk(node)[meta.offset(node)] = 0;
+        return node;
+    }
+
+    /** Returns a node to the free list; {@link #reserveForRemoval} made room for it. */
+    private void release(int node) {
+        meta.chunk(node)[meta.offset(node)] = 0;
+        free[freeTop++] = node;
+    }
+
+    private void grow(long nodes) {
+        keys.ensureCapacity(nodes);
+        kids.ensureCapacity(nodes);
+        meta.ensureCapacity(nodes);
+    }
+
+    /**
+     * Room for a leaf split to finish once it starts: one node per level plus a new root, taken
+     * before the tree changes anything. If memory runs out, it runs out here.
+     */
+    void reserveForSplit() {
+        if (height >= MAX_HEIGHT) {
+            throw new IllegalStateException(treeName + " height limit " + MAX_HEIGHT + " reached");
+        }
+        int needed = height + 1 - freeTop;
+        if (needed > 0) {
+            grow((long) count + needed);
+        }
+    }
+
+    /** Room on the free list for every node a leaf removal can free, taken before it starts. */
+    void reserveForRemoval() {
+        if (freeTop + height + 1 > free.length) {
+            free = Arrays.copyOf(free, Math.max(2 * free.length, freeTop + height + 1));
+        }
+    }
+
+    // ---- separators in, splits, root growth -----------------------------------------------------
+
+    /**
+     * Adds separator {@code sep} with right child {@code kid} next to the leaf the last
+     * {@link #descend} reached (a leaf split); {@link #reserveForSplit} was called first.
+     */
+    void insertIntoParent(long sep, int kid) {
+        insertIntoParent(1, sep, kid);
+    }
+
+    private void insertIntoParent(int h, long sep, int kid) {
+        if (h > height) {
+            int oldRoot = root;
+            int newRoot = alloc();
+            splitKeys[0] = sep;
+            splitKids[0] = kid;
+            spread(newRoot, oldRoot, splitKeys, splitKids, 0, 1);
+            root = newRoot;
+            height++;
+            changes++;
+            return;
+        }
+        int node = pathNode[h];
+        // The path went through child c, the right child of slot c-1; sep lies strictly between
+        // that slot's key and the next used key, so it belongs at slot r = c.
+        int r = pathPos[h];
+        int[] mc = meta.chunk(node);
+        int mo = meta.offset(node);
+        int bm = mc[mo] & FULL;
+        if (bm == FULL) {
+            split(node, h, r, sep, kid);
+            return;
+        }
+        long[] kc = keys.chunk(node);
+        int off = keys.offset(node);
+        int[] cc = kids.chunk(node);
+        int co = kids.offset(node);
+        int opened = Slots.openSlot(kc, off, cc, co + 1, bm, r);
+        int at = opened & 0xFF;
+        kc[off + at] = sep;
+        cc[co + 1 + at] = kid;
+        mc[mo] = meta(bm | 1 << (opened >>> 8));
+    }
+
+    /**
+     * Splits a full node around a new (separator, child): of the 17 pairs, 8 stay, the 9th's key
+     * moves up and its child becomes the new node's leftmost, and 8 go to the new node.
+     */
+    private void split(int node, int h, int r, long sep, int kid) {
+        long[] kc = keys.chunk(node);
+        int off = keys.offset(node);
+        int[] cc = kids.chunk(node);
+        int co = kids.offset(node);
+        long[] sk = splitKeys;
+        int[] sc = splitKids;
+        int leftmost = cc[co];
+        System.arraycopy(kc, off, sk, 0, r);
+        System.arraycopy(cc, co + 1, sc, 0, r);
+        sk[r] = sep;
+        sc[r] = kid;
+        System.arraycopy(kc, off + r, sk, r + 1, N - r);
+        System.arraycopy(cc, co + 1 + r, sc, r + 1, N - r);
+
+        int right = alloc(); // may move the arrays: nothing fetched above is used below
+        int keep = N / 2;
+        spread(node, leftmost, sk, sc, 0, keep);
+        spread(right, sc[keep], sk, sc, keep + 1, N - keep);
+        changes++;
+        insertIntoParent(h + 1, sk[keep], right);
+    }
+
+    /**
+     * Writes a node from its leftmost child and {@code n} sorted (separator, child) pairs, spread
+     * evenly over the 16 slots (pair i at slot {@code i*16/n}); gaps get the next key and a dead
+     * child.
+     */
+    private void spread(int node, int leftmost, long[] ks, int[] kidsIn, int from, int n) {
+        long[] kc = keys.chunk(node);
+        int off = keys.offset(node);
+        int[] cc = kids.chunk(node);
+        int co = kids.offset(node);
+        cc[co] = leftmost;
+        int bm = 0;
+        long next = MAXKEY;
+        int s = N - 1;
+        for (int i = n - 1; i >= 0; i--) {
+            int at = i * N / n;
+            for (; s > at; s--) {
+                kc[off + s] = next;
+                cc[co + 1 + s] = NONE;
+            }
+            next = ks[from + i];
+            kc[off + at] = next;
+            cc[co + 1 + at] = kidsIn[from + i];
+            bm |= 1 << at;
+            s = at - 1;
+        }
+        for (; s >= 0; s--) {
+            kc[off + s] = next;
+            cc[co + 1 + s] = NONE;
+        }
+        meta.chunk(node)[meta.offset(node)] = meta(bm);
+    }
+
+    // ---- separators out -------------------------------------------------------------------------
+
+    /**
+     * Removes the leaf the last {@link #descend} reached (the tree has unlinked and freed it):
+     * the separator that leads to it is deleted like a leaf key (the child to its left takes over
+     * its range); a removed leftmost child is replaced by the first used slot's child; a node left
+     * with no child goes too; a root left with one child is replaced by it (section 4.1).
+     * {@link #reserveForRemoval} was called first.
+     */
+    void removeChild() {
+        changes++;
+        removeChild(1);
+    }
+
+    private void removeChild(int h) {
+        int node = pathNode[h];
+        int c = pathPos[h];
+        int[] mc = meta.chunk(node);
+        int mo = meta.offset(node);
+        int bm = mc[mo] & FULL;
+        if (bm == 0) {
+            // Only the leftmost child was left, and it is gone.
+            if (h == height) {
+                throw new IllegalStateException(treeName + " root lost its last child");
+            }
+            release(node);
+            removeChild(h + 1);
+            return;
+        }
+        long[] kc = keys.chunk(node);
+        int off = keys.offset(node);
+        int[] cc = kids.chunk(node);
+        int co = kids.offset(node);
+        int slot;
+        if (c == 0) {
+            slot = Integer.numberOfTrailingZeros(bm);
+            cc[co] = cc[co + 1 + slot];
+        } else {
+            slot = c - 1;
+        }
+        bm = Slots.clearSlot(kc, off, bm, slot);
+        cc[co + 1 + slot] = NONE;
+        mc[mo] = meta(bm);
+        while (height > 0 && bitmap(root) == 0) {
+            int only = child(root, 0);
+            release(root);
+            root = only;
+            height--;
+        }
+    }
+
+    // ---- bulk load ----------------------------------------------------------------------------
+
+    /**
+     * Builds the inner levels over {@code count} leaves in key order, {@code mins} their first
+     * keys (section 4.3): each level is built from the one below with a fill that grows by 1/8
+     * per level from {@code leafFill} up to full nodes, spread so that the last node of a level
+     * is not nearly empty. Overwrites both arrays.
+     */
+    void build(int[] ids, long[] mins, int leaves, double leafFill) {
+        int n = leaves;
+        for (int level = 1; n > 1; level++) {
+            double fill = Math.min(1.0, leafFill + 0.125 * level);
+            int perNode = Math.max(1, Math.min(N, (int) Math.round(fill * N))) + 1;
+            int nodes = (n + perNode - 1) / perNode;
+            int c = 0;
+            for (int j = 0; j < nodes; j++) {
+                int take = n / nodes + (j < n % nodes ? 1 : 0);
+                int node = alloc();
+                // Pairs (mins[c+t], ids[c+t]) for t >= 1 become the slots; ids[c] the leftmost child.
+                spread(node, ids[c], mins, ids, c + 1, take - 1);
+                ids[j] = node;
+                mins[j] = mins[c];
+                c += take;
+            }
+            n = nodes;
+            height = level;
+        }
+        root = ids[0];
+    }
+}
