@@ -1,27 +1,32 @@
 package org.bforest;
 
 import org.bforest.bstree.BSTree;
-
+import org.bforest.bstree.CompressionDecision;
 
 /**
  * The front door: factory methods for every bforest structure.
  *
  * <pre>{@code
  * LongIndex empty  = Indexes.bsTree();
- * LongIndex loaded = Indexes.bsTree(sortedKeys, values);   // values may be null: key-only
+ * BSTreeIndex tree = Indexes.bsTree(sortedKeys, values);   // values may be null: key-only
+ * tree.isCompressed();                                      // which one the keys called for
  * }</pre>
  */
 public final class Indexes {
     private Indexes() {
     }
 
-    /** An empty BS-tree (the gapped, SIMD B+-tree of Tsitsigkos et al.). */
-    public static LongIndex bsTree() {
+    /** An empty, plain BS-tree (the gapped, SIMD B+-tree of Tsitsigkos et al.). */
+    public static BSTreeIndex bsTree() {
         return new BSTree();
     }
 
     /**
-     * A BS-tree bulk-loaded from {@code sortedKeys} at the paper's default leaf fill of 75%.
+     * A BS-tree bulk-loaded from {@code sortedKeys} at the paper's default leaf fill of 75%,
+     * compressed or not as the paper's decision mechanism picks from the keys
+     * ({@link CompressionDecision}: spans of 13 keys averaging at least 32 leading zero bits give
+     * the compressed CBS-tree). {@link BSTreeIndex#isCompressed()} says which was built;
+     * {@link #bsTreeBuilder()} forces either.
      *
      * <p>The arrays are copied into the tree's own storage; the caller may reuse them.
      *
@@ -30,19 +35,34 @@ public final class Indexes {
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays
      *                                  differ in length; the message names the first bad index
      */
-    public static LongIndex bsTree(long[] sortedKeys, long[] values) {
-        return BSTree.bulkLoad(sortedKeys, values, BSTree.DEFAULT_LEAF_FILL);
+    public static BSTreeIndex bsTree(long[] sortedKeys, long[] values) {
+        return bsTreeBuilder().build(sortedKeys, values);
     }
 
     /**
-     * A BS-tree bulk-loaded with leaves {@code leafFill} full (0.5 to 1; the paper's default is
-     * 0.75): fuller leaves take less memory and scan faster, emptier ones absorb more inserts
-     * before they split. Inner levels are filled 1/8 more per level, up to full nodes.
+     * {@link #bsTree(long[], long[])} with leaves {@code leafFill} full (0.5 to 1; the paper's
+     * default is 0.75): fuller leaves take less memory and scan faster, emptier ones absorb more
+     * inserts before they split. Inner levels are filled 1/8 more per level, up to full nodes.
      *
      * @throws IllegalArgumentException on bad keys or values (see {@link #bsTree(long[], long[])})
      *                                  or a fill outside [0.5, 1]
      */
-    public static LongIndex bsTree(long[] sortedKeys, long[] values, double leafFill) {
-        return BSTree.bulkLoad(sortedKeys, values, leafFill);
+    public static BSTreeIndex bsTree(long[] sortedKeys, long[] values, double leafFill) {
+        return bsTreeBuilder().leafFill(leafFill).build(sortedKeys, values);
+    }
+
+    /** A builder that can force the plain or the compressed tree and set the leaf fill. */
+    public static BSTreeBuilder bsTreeBuilder() {
+        return new BSTreeBuilder();
+    }
+
+    /** An empty compressed BS-tree (CBS-tree); see {@link BSTreeBuilder.Compression#ALWAYS}. */
+    public static BSTreeIndex cbsTree() {
+        return bsTreeBuilder().compression(BSTreeBuilder.Compression.ALWAYS).build();
+    }
+
+    /** A compressed BS-tree (CBS-tree) bulk-loaded from {@code sortedKeys}, whatever the keys. */
+    public static BSTreeIndex cbsTree(long[] sortedKeys, long[] values) {
+        return bsTreeBuilder().compression(BSTreeBuilder.Compression.ALWAYS).build(sortedKeys, values);
     }
 }

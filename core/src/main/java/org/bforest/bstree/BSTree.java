@@ -290,7 +290,12 @@ public final class BSTree extends GappedTree {
         structureChanges++;
     }
 
-    /** Leaves in use. */
+    @Override
+    public boolean isCompressed() {
+        return false;
+    }
+
+    @Override
     public long leafNodes() {
         return (long) leafCount - freeLeafTop;
     }

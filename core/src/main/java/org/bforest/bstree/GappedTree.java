@@ -4,7 +4,7 @@ import java.util.ConcurrentModificationException;
 import java.util.NoSuchElementException;
 import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
-import org.bforest.LongIndex;
+import org.bforest.BSTreeIndex;
 
 /**
  * What the BS-tree and the CBS-tree have in common above their leaf formats: the shared inner
@@ -24,7 +24,7 @@ import org.bforest.LongIndex;
  * leaves of up to 64 slots), or {@link #POS_NONE} / {@link #POS_MAX}. Leaf bitmaps are handled as
  * {@code long}s here, whatever a leaf keeps.
  */
-abstract class GappedTree implements LongIndex {
+abstract class GappedTree implements BSTreeIndex {
     static final long MAXKEY = Slots.MAXKEY;
     static final int NONE = Slots.NONE;
     /** Slots of the widest leaf; positions keep this many slot bits. */
@@ -110,12 +110,12 @@ abstract class GappedTree implements LongIndex {
         return size;
     }
 
-    /** Inner levels above the leaves (0 when the whole tree is one leaf). */
+    @Override
     public int height() {
         return inner.height;
     }
 
-    /** Inner nodes in use. */
+    @Override
     public long innerNodes() {
         return inner.nodes();
     }

@@ -61,4 +61,20 @@ public final class NodeSearch {
     public static String describe() {
         return SIMD ? "SIMD " + SimdSearch.describe() : "scalar";
     }
+
+    /**
+     * Unsigned {@code succ>} on a block of packed lanes of {@code width} bits (16, 32 or 64; see
+     * {@link PackedLanes}): the number of lanes {@code <= d}, where {@code d} is a frame-of-reference
+     * difference that fits the width. The compressed leaves' search (BS-tree paper, section 5).
+     */
+    public static int succGTPacked(long[] keys, int off, int width, long d) {
+        return SIMD ? SimdSearch.succGTPacked(keys, off, width, d)
+                : PackedLanes.succGT(keys, off, width, d);
+    }
+
+    /** Unsigned {@code succ>=} on packed lanes: the number of lanes {@code < d}. */
+    public static int succGEPacked(long[] keys, int off, int width, long d) {
+        return SIMD ? SimdSearch.succGEPacked(keys, off, width, d)
+                : PackedLanes.succGE(keys, off, width, d);
+    }
 }

@@ -46,4 +46,52 @@ class NodeSearchTest {
         assertEquals(16, NodeSearch.succGT(a, 0, Long.MAX_VALUE));
         assertEquals(0, NodeSearch.succGE(a, 0, Long.MIN_VALUE));
     }
+
+    @Test
+    void packedLanesMatchScalarAtEveryWidth() {
+        SplittableRandom rnd = new SplittableRandom(11);
+        long[] a = new long[40];
+        for (int width : new int[] {16, 32, 64}) {
+            int lanes = PackedLanes.lanes(width);
+            long max = PackedLanes.maxLane(width);
+            long[] vals = new long[lanes];
+            for (int round = 0; round < 50_000; round++) {
+                int off = rnd.nextInt(0, 24);
+                for (int i = 0; i < lanes; i++) {
+                    vals[i] = switch (rnd.nextInt(4)) {
+                        case 0 -> rnd.nextLong() & max;
+                        case 1 -> rnd.nextLong(0, 20);
+                        case 2 -> max - rnd.nextLong(0, 3);
+                        default -> max;
+                    };
+                }
+                // Unsigned sort: flip the sign bit, sort signed, flip back.
+                for (int i = 0; i < lanes; i++) {
+                    vals[i] ^= Long.MIN_VALUE;
+                }
+                Arrays.sort(vals);
+                for (int i = 0; i < lanes; i++) {
+                    vals[i] ^= Long.MIN_VALUE;
+                    PackedLanes.set(a, off, width, i, vals[i]);
+                }
+                for (int i = 0; i < lanes; i++) {
+                    assertEquals(vals[i], PackedLanes.get(a, off, width, i), "lane round trip");
+                }
+                long d = switch (rnd.nextInt(3)) {
+                    case 0 -> vals[rnd.nextInt(lanes)] + rnd.nextInt(-1, 2);
+                    case 1 -> rnd.nextLong() & max;
+                    default -> rnd.nextBoolean() ? 0 : max;
+                } & max;
+                assertEquals(PackedLanes.succGT(a, off, width, d), NodeSearch.succGTPacked(a, off, width, d),
+                        "succGT width " + width);
+                assertEquals(PackedLanes.succGE(a, off, width, d), NodeSearch.succGEPacked(a, off, width, d),
+                        "succGE width " + width);
+                int expectGT = 0;
+                for (long v : vals) {
+                    expectGT += Long.compareUnsigned(v, d) <= 0 ? 1 : 0;
+                }
+                assertEquals(expectGT, PackedLanes.succGT(a, off, width, d));
+            }
+        }
+    }
 }

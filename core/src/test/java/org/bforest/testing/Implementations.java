@@ -3,6 +3,7 @@ package org.bforest.testing;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
+import org.bforest.BSTreeBuilder.Compression;
 import org.bforest.Indexes;
 import org.bforest.LongIndex;
 
@@ -25,6 +26,8 @@ public final class Implementations {
     public static List<Impl> all() {
         return List.of(
                 new Impl("treemap-model", TreeMapIndex::new, TreeMapIndex::bulkLoad),
-                new Impl("bstree", Indexes::bsTree, Indexes::bsTree));
+                new Impl("bstree", () -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(),
+                        (k, v) -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(k, v)),
+                new Impl("cbstree", Indexes::cbsTree, Indexes::cbsTree));
     }
 }

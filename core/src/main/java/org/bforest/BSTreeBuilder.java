@@ -1,0 +1,84 @@
+package org.bforest;
+
+import org.bforest.bstree.BSTree;
+import org.bforest.bstree.CBSTree;
+import org.bforest.bstree.CompressionDecision;
+
+/**
+ * Builds a BS-tree, plain or compressed, empty or bulk-loaded; from {@link Indexes#bsTreeBuilder()}.
+ *
+ * <pre>{@code
+ * BSTreeIndex t = Indexes.bsTreeBuilder()
+ *         .compression(BSTreeBuilder.Compression.ALWAYS)   // default AUTO
+ *         .leafFill(0.75)                                   // default 0.75
+ *         .build(sortedKeys, values);
+ * boolean compressed = t.isCompressed();
+ * }</pre>
+ */
+public final class BSTreeBuilder {
+    /** Which leaves the tree gets. */
+    public enum Compression {
+        /**
+         * The paper's decision mechanism ({@link CompressionDecision}) looks at the keys: the
+         * compressed tree when spans of 13 keys average at least 32 leading zero bits, else the
+         * plain one. An empty build has nothing to look at and gets the plain tree.
+         */
+        AUTO,
+        /** The plain BS-tree: 16 uncompressed keys per leaf. */
+        NEVER,
+        /** The CBS-tree: frame-of-reference leaves of 64, 32 or 16 keys. */
+        ALWAYS
+    }
+
+    private Compression compression = Compression.AUTO;
+    private double leafFill = BSTree.DEFAULT_LEAF_FILL;
+
+    BSTreeBuilder() {
+    }
+
+    /** AUTO (the default), NEVER or ALWAYS. */
+    public BSTreeBuilder compression(Compression c) {
+        if (c == null) {
+            throw new IllegalArgumentException("compression must be AUTO, NEVER or ALWAYS, not null");
+        }
+        this.compression = c;
+        return this;
+    }
+
+    /**
+     * The fraction of each leaf's slots a bulk load fills, 0.5 to 1 (default 0.75, the paper's):
+     * fuller leaves take less memory and scan faster, emptier ones absorb more inserts before
+     * they split. Inner levels are filled 1/8 more per level, up to full nodes.
+     */
+    public BSTreeBuilder leafFill(double fill) {
+        if (!(fill >= 0.5 && fill <= 1.0)) {
+            throw new IllegalArgumentException("leafFill must be in [0.5, 1], got " + fill);
+        }
+        this.leafFill = fill;
+        return this;
+    }
+
+    /** An empty tree (AUTO gives the plain tree: there are no keys to decide on). */
+    public BSTreeIndex build() {
+        return compression == Compression.ALWAYS ? new CBSTree() : new BSTree();
+    }
+
+    /**
+     * A tree bulk-loaded from {@code sortedKeys}; the arrays are copied, the caller may reuse
+     * them.
+     *
+     * @param sortedKeys keys in strictly ascending signed order
+     * @param values     the value of each key, or {@code null} for a key-only index (values 0)
+     * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays differ
+     *                                  in length; the message names the first bad index
+     */
+    public BSTreeIndex build(long[] sortedKeys, long[] values) {
+        boolean compress = switch (compression) {
+            case ALWAYS -> true;
+            case NEVER -> false;
+            case AUTO -> sortedKeys != null && CompressionDecision.of(sortedKeys).compress();
+        };
+        return compress ? CBSTree.bulkLoad(sortedKeys, values, leafFill)
+                : BSTree.bulkLoad(sortedKeys, values, leafFill);
+    }
+}

@@ -1,0 +1,23 @@
+package org.bforest;
+
+/**
+ * A BS-tree, plain or compressed: what {@link Indexes#bsTree(long[], long[])} and
+ * {@link Indexes#bsTreeBuilder()} return. Beyond the {@link LongIndex} contract it says which of
+ * the two the decision mechanism (or the caller) chose, and how the tree is shaped.
+ */
+public interface BSTreeIndex extends LongIndex {
+    /**
+     * Whether the leaves store frame-of-reference differences (the CBS-tree of the paper's
+     * section 5: 64, 32 or 16 keys per leaf) rather than plain keys (16 per leaf).
+     */
+    boolean isCompressed();
+
+    /** Inner levels above the leaves (0 when the whole tree is one leaf). */
+    int height();
+
+    /** Leaves in use. */
+    long leafNodes();
+
+    /** Inner nodes in use. */
+    long innerNodes();
+}
