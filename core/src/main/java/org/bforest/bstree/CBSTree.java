@@ -488,11 +488,11 @@ public final class CBSTree extends GappedTree {
             long right = q + 1 >= lanes ? 0 : ~bm & (-1L << (q + 1)) & full;
             if (right != 0) {
                 gap = Long.numberOfTrailingZeros(right);
-                moveLanes(kc, off, width, q, q + 1, gap - q);
+                PackedLanes.shiftUp(kc, off, width, q, gap - q);
                 at = q;
             } else {
                 gap = highestBit(~bm & below(q));
-                moveLanes(kc, off, width, gap + 1, gap, q - 1 - gap);
+                PackedLanes.shiftDown(kc, off, width, gap + 1, q - 1 - gap);
                 at = q - 1;
             }
         }
@@ -506,24 +506,6 @@ public final class CBSTree extends GappedTree {
         System.arraycopy(vc, rank, vc, rank + 1, end - rank);
         vc[rank] = value;
         return 1;
-    }
-
-    /** Moves {@code n} lanes from {@code from} to {@code to} (overlapping runs are fine). */
-    private static void moveLanes(long[] kc, int off, int width, int from, int to, int n) {
-        if (n <= 0) {
-            return;
-        }
-        if (width == 64) {
-            System.arraycopy(kc, off + from, kc, off + to, n);
-        } else if (to > from) {
-            for (int i = n - 1; i >= 0; i--) {
-                PackedLanes.set(kc, off, width, to + i, PackedLanes.get(kc, off, width, from + i));
-            }
-        } else {
-            for (int i = 0; i < n; i++) {
-                PackedLanes.set(kc, off, width, to + i, PackedLanes.get(kc, off, width, from + i));
-            }
-        }
     }
 
     /** Moves a leaf's {@code count} values to a block one line larger; returns the new info word. */

@@ -54,6 +54,68 @@ public final class PackedLanes {
         }
     }
 
+    /**
+     * Moves lanes {@code [from, from + n)} up one lane, to {@code [from + 1, from + n]} (lane
+     * {@code from} keeps its old value): whole words are shifted with the carry from the word
+     * below, a few instructions a word instead of a read-modify-write a lane.
+     */
+    public static void shiftUp(long[] block, int off, int width, int from, int n) {
+        if (n <= 0) {
+            return;
+        }
+        if (width == 64) {
+            System.arraycopy(block, off + from, block, off + from + 1, n);
+            return;
+        }
+        int shift = Integer.numberOfTrailingZeros(width); // 4 or 5
+        int perWord = 64 >>> shift;
+        int first = from + 1;
+        int last = from + n;
+        // High word first, so the word below is still unmodified when its top lane is carried in.
+        for (int w = last / perWord; w >= first / perWord; w--) {
+            long cur = block[off + w];
+            long carry = w > 0 ? block[off + w - 1] >>> (64 - width) : 0;
+            long shifted = cur << width | carry;
+            long mask = laneMask(w, perWord, width, first, last);
+            block[off + w] = (cur & ~mask) | (shifted & mask);
+        }
+    }
+
+    /**
+     * Moves lanes {@code [from, from + n)} down one lane, to {@code [from - 1, from + n - 1)}
+     * (lane {@code from + n - 1} keeps its old value); {@code from >= 1}.
+     */
+    public static void shiftDown(long[] block, int off, int width, int from, int n) {
+        if (n <= 0) {
+            return;
+        }
+        if (width == 64) {
+            System.arraycopy(block, off + from, block, off + from - 1, n);
+            return;
+        }
+        int shift = Integer.numberOfTrailingZeros(width);
+        int perWord = 64 >>> shift;
+        int first = from - 1;
+        int last = from + n - 2;
+        int words = BLOCK_BITS / 64;
+        // Low word first, so the word above is still unmodified when its bottom lane is carried in.
+        for (int w = first / perWord; w <= last / perWord; w++) {
+            long cur = block[off + w];
+            long carry = w + 1 < words ? block[off + w + 1] << (64 - width) : 0;
+            long shifted = cur >>> width | carry;
+            long mask = laneMask(w, perWord, width, first, last);
+            block[off + w] = (cur & ~mask) | (shifted & mask);
+        }
+    }
+
+    /** The bits of word {@code w} that hold lanes {@code [first, last]}. */
+    private static long laneMask(int w, int perWord, int width, int first, int last) {
+        int lo = Math.max(first, w * perWord) - w * perWord;
+        int hi = Math.min(last, w * perWord + perWord - 1) - w * perWord; // inclusive
+        long upTo = hi + 1 == perWord ? -1L : (1L << ((hi + 1) * width)) - 1;
+        return upTo & (-1L << (lo * width));
+    }
+
     /** Unsigned {@code succ>}: lanes {@code <= d}; {@code d} fits the width. */
     public static int succGT(long[] block, int off, int width, long d) {
         int c = 0;

@@ -95,6 +95,12 @@ class DifferentialTest {
         /** Keys within a few thousand of MIN_VALUE, 0 and MAX_VALUE, those three exactly quite often. */
         EXTREMES,
         /**
+         * Keys from a walk whose steps put the spans of 16 to 64 neighbours on both sides of the
+         * compressed leaves' 16- and 32-bit limits (steps near 2^16/64, 2^16, 2^32/32, 2^32, and
+         * huge ones), from a start near MIN_VALUE, 0 or MAX_VALUE; some bulk-loaded.
+         */
+        LANE_WIDTHS,
+        /**
          * Starts from a bulk-loaded index of sorted random keys (with values or key-only), and now
          * and then replaces the index by a new bulk load of the current content.
          */
@@ -146,6 +152,7 @@ class DifferentialTest {
         long counter; // ascending and descending
         long[] clusterBases;
         int clusterWidth;
+        long[] universe;
 
         // phases
         long phaseLeft;
@@ -240,6 +247,26 @@ class DifferentialTest {
                     clusterBases[0] = -clusterWidth / 2;
                 }
                 case EXTREMES -> domainSize = Math.max(64, maxSize * 2L / 3);
+                case LANE_WIDTHS -> {
+                    universe = laneWidthKeys(r, Math.max(64, maxSize * 3 / 2));
+                    if (r.nextBoolean()) {
+                        int n = 1 + r.nextInt(Math.min(universe.length, maxSize));
+                        long[] keys = new long[n];
+                        int from = r.nextInt(universe.length - n + 1);
+                        System.arraycopy(universe, from, keys, 0, n);
+                        long[] values = new long[n];
+                        for (int i = 0; i < n; i++) {
+                            values[i] = value();
+                            model.put(keys[i], values[i]);
+                        }
+                        op = "bulk load of %d sorted lane-width keys";
+                        a = n;
+                        index = impl.bulk().apply(keys, values);
+                        checkInvariants();
+                        compareAll();
+                        return;
+                    }
+                }
                 case BULK_LOADED -> {
                     int n = maxSize / 2 + r.nextInt(maxSize / 2);
                     domainSize = 3L * n;
@@ -333,7 +360,39 @@ class DifferentialTest {
                     };
                 }
                 case BULK_LOADED -> r.nextInt(20) == 0 ? r.nextLong() : domainLow + r.nextLong(domainSize);
+                case LANE_WIDTHS -> r.nextInt(50) == 0 ? r.nextLong() : universe[r.nextInt(universe.length)];
             };
+        }
+
+        /** The sorted keys of {@link Mode#LANE_WIDTHS}: runs of one kind of step, then another. */
+        static long[] laneWidthKeys(SplittableRandom r, int n) {
+            long[] steps = {1, 2, 1_000, 1_040, 1_100, 65_534, 65_535, 65_536, 134_217_727L, 134_217_728L,
+                (1L << 32) - 1, 1L << 32, (1L << 32) + 1, 1L << 40};
+            long[] offsets = new long[n];
+            long step = 1;
+            int count = 1;
+            for (; count < n; count++) {
+                if (r.nextInt(40) == 0) {
+                    step = steps[r.nextInt(steps.length)];
+                }
+                long next = offsets[count - 1] + step + (r.nextInt(4) == 0 ? r.nextInt(3) - 1 : 0);
+                if (next >= 1L << 62) {
+                    break;
+                }
+                offsets[count] = Math.max(next, offsets[count - 1] + 1);
+            }
+            long span = offsets[count - 1];
+            // Start at MIN_VALUE, straddle 0, or end at MAX_VALUE - 1 (MAX_VALUE itself is a key too).
+            long base = switch (r.nextInt(3)) {
+                case 0 -> Long.MIN_VALUE + r.nextInt(3);
+                case 1 -> -span / 2 - r.nextInt(1 << 20);
+                default -> Long.MAX_VALUE - 1 - r.nextInt(3) - span;
+            };
+            long[] keys = java.util.Arrays.copyOf(offsets, count);
+            for (int i = 0; i < count; i++) {
+                keys[i] += base;
+            }
+            return keys;
         }
 
         /** A key from the same domain as the puts, present or not. */

@@ -94,4 +94,39 @@ class NodeSearchTest {
             }
         }
     }
+
+    @Test
+    void laneShiftsMatchLaneByLaneMoves() {
+        SplittableRandom rnd = new SplittableRandom(5);
+        long[] a = new long[20];
+        long[] b = new long[20];
+        for (int width : new int[] {16, 32, 64}) {
+            int lanes = PackedLanes.lanes(width);
+            for (int round = 0; round < 20_000; round++) {
+                for (int i = 0; i < a.length; i++) {
+                    a[i] = rnd.nextLong();
+                }
+                System.arraycopy(a, 0, b, 0, a.length);
+                int off = 2;
+                boolean up = rnd.nextBoolean();
+                int from = up ? rnd.nextInt(0, lanes) : rnd.nextInt(1, lanes + 1);
+                int n = up ? rnd.nextInt(0, lanes - from) : rnd.nextInt(0, lanes - from + 1);
+                if (up) {
+                    PackedLanes.shiftUp(a, off, width, from, n);
+                    for (int i = n - 1; i >= 0; i--) {
+                        PackedLanes.set(b, off, width, from + i + 1, PackedLanes.get(b, off, width, from + i));
+                    }
+                } else {
+                    PackedLanes.shiftDown(a, off, width, from, n);
+                    for (int i = 0; i < n; i++) {
+                        PackedLanes.set(b, off, width, from + i - 1, PackedLanes.get(b, off, width, from + i));
+                    }
+                }
+                if (!Arrays.equals(a, b)) {
+                    throw new AssertionError((up ? "shiftUp" : "shiftDown") + " width " + width + " from " + from
+                            + " n " + n + ": " + Arrays.toString(a) + " != " + Arrays.toString(b));
+                }
+            }
+        }
+    }
 }
