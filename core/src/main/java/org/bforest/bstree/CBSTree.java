@@ -329,14 +329,12 @@ public final class CBSTree extends GappedTree {
         if (key < k0 || Long.compareUnsigned(d, maxD(width)) >= 0) {
             return absent;
         }
-        int ref = ref(meta);
-        long[] vc = values.chunk(ref);
-        int vo = values.offset(ref);
-        // Start loading the value block now, while the keys are searched (see InnerLevels.touch).
-        int t = (int) ((vc[vo] | vc[vo + Math.max(0, lines(meta) - 1) * LINE]) & InnerLevels.touch);
         int q = NodeSearch.succGTPacked(kc, off, width, d);
         if (q != 0 && PackedLanes.get(kc, off, width, q - 1) == d) {
-            return vc[vo + t + Long.bitCount(ic[io + BITMAP] & below(q - 1))];
+            // The value's line is known only now (its rank needs the bitmap): one more miss
+            // than the plain tree, whose values sit at the slot's own offset.
+            int ref = ref(meta);
+            return values.chunk(ref)[values.offset(ref) + Long.bitCount(ic[io + BITMAP] & below(q - 1))];
         }
         return absent;
     }

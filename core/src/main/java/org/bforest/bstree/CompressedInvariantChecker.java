@@ -123,7 +123,7 @@ final class CompressedInvariantChecker extends TreeChecker {
                         + ") overlaps the block before it");
             }
             end = b[0] + b[1];
-            if ((b[0] >>> 16) != ((end - 1) >>> 16)) {
+            if ((b[0] >>> LongBlockHeap.CHUNK_SHIFT) != ((end - 1) >>> LongBlockHeap.CHUNK_SHIFT)) {
                 fail("value block at line " + b[0] + " straddles two chunks");
             }
         }

@@ -21,7 +21,11 @@ public final class LongBlockHeap {
     public static final int LINE = 8;
     /** The largest block, in lines. */
     public static final int MAX_LINES = 8;
-    private static final int CHUNK_SHIFT = 16;
+    /**
+     * log2 of the lines per chunk: 512 KiB chunks stay below G1's humongous-object size (half a
+     * region, at least 1 MiB), where an array a little over a region's size would hold two.
+     */
+    public static final int CHUNK_SHIFT = 13;
     /** Lines per chunk. */
     public static final int CHUNK_LINES = 1 << CHUNK_SHIFT;
     private static final int CHUNK_MASK = CHUNK_LINES - 1;

@@ -143,6 +143,10 @@ public final class BenchmarkRunner {
                             + "; its figures are not comparable");
                 }
                 if (measure) {
+                    String built = a.describeBuilt();
+                    if (built != null) {
+                        notes.add(who + " on " + d.name() + ": " + built);
+                    }
                     long after = HeapMeter.usedAfterGc();
                     memory.put(s, new double[] {(after - before) / (double) n, a.memoryBytes() / (double) n});
                 } else {

@@ -33,4 +33,9 @@ public interface IndexAdapter {
      * from the JVM's object layout (see {@link JvmLayout}).
      */
     long memoryBytes();
+
+    /** What was built, when the structure chose something itself (for a note), else null. */
+    default String describeBuilt() {
+        return null;
+    }
 }

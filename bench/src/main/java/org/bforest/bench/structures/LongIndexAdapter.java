@@ -1,6 +1,7 @@
 package org.bforest.bench.structures;
 
 import java.util.function.BiFunction;
+import org.bforest.BSTreeIndex;
 import org.bforest.LongIndex;
 import org.bforest.bench.workloads.Op;
 import org.bforest.bench.workloads.Operations;
@@ -9,9 +10,10 @@ import org.bforest.bench.workloads.Operations;
  * A bforest structure through the primitive {@link LongIndex} API: bulk-loaded by its factory,
  * driven without boxing, memory from its own {@link LongIndex#memoryBytes()}.
  *
- * <p>When bforest has several structures, give each its own subclass (or a forked JVM per
- * structure): one loop calling {@link LongIndex} for several implementations is a megamorphic
- * call site.
+ * <p>The loop's call sites see the BS-tree and the CBS-tree classes when both run in one JVM:
+ * bimorphic, which HotSpot still inlines (behind a type check). A third bforest structure
+ * needs its own copy of the loop (or a forked JVM): a megamorphic call site would dispatch per
+ * operation.
  */
 public class LongIndexAdapter implements IndexAdapter {
     private final BiFunction<long[], long[], LongIndex> bulkLoad;
@@ -55,6 +57,15 @@ public class LongIndexAdapter implements IndexAdapter {
     @Override
     public long memoryBytes() {
         return index.memoryBytes();
+    }
+
+    @Override
+    public String describeBuilt() {
+        if (index instanceof BSTreeIndex t) {
+            return "built a " + (t.isCompressed() ? "compressed BS-tree (CBS-tree)" : "plain BS-tree") + ", "
+                    + t.leafNodes() + " leaves, " + t.innerNodes() + " inner nodes, height " + t.height();
+        }
+        return null;
     }
 
     /** The structure itself, for tests. */
