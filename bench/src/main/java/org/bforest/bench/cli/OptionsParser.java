@@ -21,16 +21,20 @@ public final class OptionsParser {
             Runs the BS-tree paper's workloads (section 8.1) on bforest's structures and on the
             ordered maps a Java user would otherwise pick, and prints Mops/s per structure and
             workload, build seconds and bytes per key. With no options it runs a default that
-            takes a few minutes: every structure, workloads A to E, 1M uniform keys, 250K operations.
+            takes a few minutes: every structure, workloads A to E, 1M keys of the uniform and of
+            the dense dataset, 250K operations.
 
             Options:
-              --structures LIST  comma list of: bstree, treemap (java.util.TreeMap), skiplist
-                                 (ConcurrentSkipListMap), fastutil-avl, fastutil-rb, sorted-array
-                                 (binary search on a long[]; read-only, so workload A only);
-                                 or 'all' (the default)
+              --structures LIST  comma list of: bstree (plain BS-tree), cbstree (compressed
+                                 BS-tree), bstree-auto (Indexes.bsTree: the paper's decision
+                                 picks plain or compressed from the keys), treemap
+                                 (java.util.TreeMap), skiplist (ConcurrentSkipListMap),
+                                 fastutil-avl, fastutil-rb, sorted-array (binary search on a
+                                 long[]; read-only, so workload A only); or 'all' (the default)
               --dataset LIST     comma list of: uniform (splitmix64, seed 1), dense (small random
                                  gaps, seed 2), lognormal (seed 3), or the path of a SOSD key file
-                                 (little-endian uint64 count, then the uint64 keys). Default uniform
+                                 (little-endian uint64 count, then the uint64 keys). Default
+                                 uniform,dense
               --keys N           keys bulk-loaded before each workload: 1000, 10K, 10M, 1.5M ...
                                  (default 1M)
               --ops N            operations per workload, generated before timing (default 250K)
@@ -73,7 +77,7 @@ public final class OptionsParser {
 
     public static Options parse(String... args) {
         List<Structure> structures = List.of(Structure.values());
-        List<String> datasets = List.of("uniform");
+        List<String> datasets = List.of("uniform", "dense");
         Long keys = null;
         Long ops = null;
         List<Workload> workloads = List.of(Workload.values());

@@ -39,7 +39,7 @@ class OptionsParserTest {
         Options o = OptionsParser.parse();
         assertEquals(List.of(Structure.values()), o.structures());
         assertEquals(List.of(Workload.values()), o.workloads());
-        assertEquals(List.of("uniform"), o.datasets());
+        assertEquals(List.of("uniform", "dense"), o.datasets());
         assertEquals(List.of(1), o.threads());
         assertEquals(Options.DEFAULT_KEYS, o.keys());
         assertEquals(Options.DEFAULT_OPS, o.ops());
