@@ -1,9 +1,10 @@
 package org.bforest.bench;
 
 import java.util.NavigableMap;
+import org.bforest.BSTreeBuilder.Compression;
+import org.bforest.BSTreeIndex;
 import org.bforest.Indexes;
 import org.bforest.LongCursor;
-import org.bforest.LongIndex;
 
 /**
  * The README's example, run as written by {@code ./bforest example}: bulk-loads one million keys,
@@ -22,7 +23,12 @@ public final class Example {
             keys[i] = 10L * i;
             values[i] = i;
         }
-        LongIndex index = Indexes.bsTree(keys, values);          // bulk load, leaves 75% full
+        BSTreeIndex index = Indexes.bsTree(keys, values);        // bulk load, leaves 75% full
+        // Keys 10 apart compress: the paper's decision mechanism built the CBS-tree (64 keys a leaf).
+        System.out.println("compressed: " + index.isCompressed() + ", " + index.leafNodes() + " leaves");
+        BSTreeIndex plain = Indexes.bsTreeBuilder().compression(Compression.NEVER).build(keys, values);
+        System.out.println("plain BS-tree: " + plain.leafNodes() + " leaves, " + plain.memoryBytes() / n
+                + " bytes per key against " + index.memoryBytes() / n);
 
         long found = 0;
         for (long k : keys) {                                    // look every key up

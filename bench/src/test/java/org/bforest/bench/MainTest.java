@@ -47,7 +47,7 @@ class MainTest {
     @Test
     void aSmallRunPrintsTheTableAndWritesTheCsv(@TempDir Path dir) throws IOException {
         Path csv = dir.resolve("r.csv");
-        assertEquals(0, run("--structures", "bstree,treemap,sorted-array", "--keys", "2K", "--ops", "500",
+        assertEquals(0, run("--structures", "bstree,treemap,sorted-array", "--dataset", "uniform", "--keys", "2K", "--ops", "500",
                 "--workloads", "A,B", "--reps", "1", "--warmup", "0", "--progress", "plain", "--csv", csv.toString()));
         String o = out.toString(StandardCharsets.UTF_8);
         assertTrue(o.contains("treemap") && o.contains("sorted-array") && o.contains("bstree"), o);

@@ -79,6 +79,7 @@ public final class CBSTree extends GappedTree {
     private final long[] newKeys = new long[MAX_ENTRIES];
     private final long[] newVals = new long[MAX_ENTRIES];
     private final int[] lanesOut = new int[MAX_LANES];
+    private final long[] laneScratch = new long[MAX_LANES];
     private final int[] batchNodes = new int[BATCH];
     private static final int BATCH = 16;
 
@@ -567,12 +568,10 @@ public final class CBSTree extends GappedTree {
         int io = leafInfo.offset(leaf);
         long k0 = ic[io + K0];
         long meta = ic[io + META];
-        int width = width(meta);
-        long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
+        PackedLanes.unpack(leafKeys.chunk(leaf), leafKeys.offset(leaf), width(meta), laneScratch);
         int n = 0;
         for (long bits = ic[io + BITMAP]; bits != 0; bits &= bits - 1) {
-            ks[n++] = k0 + PackedLanes.get(kc, off, width, Long.numberOfTrailingZeros(bits));
+            ks[n++] = k0 + laneScratch[Long.numberOfTrailingZeros(bits)];
         }
         if (n > 0) {
             int ref = ref(meta);
@@ -650,23 +649,23 @@ public final class CBSTree extends GappedTree {
     /** Writes keys {@code ks[from, from+n)} at lanes {@code at[0, n)} (ascending), k0, bitmap and gaps. */
     private void fillLeaf(int leaf, long[] ks, int from, int n, int width, int[] at) {
         long k0 = width == 64 ? Long.MIN_VALUE : ks[from];
-        long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
+        long[] lanes = laneScratch;
         long next = maxD(width);
         int s = lanes(width) - 1;
         long bm = 0;
         for (int i = n - 1; i >= 0; i--) {
             for (; s > at[i]; s--) {
-                PackedLanes.set(kc, off, width, s, next);
+                lanes[s] = next;
             }
             next = ks[from + i] - k0;
-            PackedLanes.set(kc, off, width, s, next);
+            lanes[s] = next;
             bm |= 1L << s;
             s--;
         }
         for (; s >= 0; s--) {
-            PackedLanes.set(kc, off, width, s, next);
+            lanes[s] = next;
         }
+        PackedLanes.pack(lanes, leafKeys.chunk(leaf), leafKeys.offset(leaf), width);
         long[] ic = leafInfo.chunk(leaf);
         int io = leafInfo.offset(leaf);
         ic[io + K0] = k0;
@@ -766,7 +765,7 @@ public final class CBSTree extends GappedTree {
     public long memoryBytes() {
         return 16 + 8L * 16 // this object's header and fields, roughly
                 + leafKeys.bytes() + leafInfo.bytes() + values.bytes() + inner.bytes()
-                + 16 + 4L * freeLeaves.length + 4 * (16 + 8L * MAX_ENTRIES) + 16 + 4L * lanesOut.length
+                + 16 + 4L * freeLeaves.length + 4 * (16 + 8L * MAX_ENTRIES) + 16 + 4L * lanesOut.length + 16 + 8L * MAX_LANES
                 + 16 + 4L * batchNodes.length;
     }
 

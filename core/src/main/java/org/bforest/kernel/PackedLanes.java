@@ -116,6 +116,31 @@ public final class PackedLanes {
         return upTo & (-1L << (lo * width));
     }
 
+    /** Writes {@code lanes(width)} lane values from {@code in} into the block, a word at a time. */
+    public static void pack(long[] in, long[] block, int off, int width) {
+        int perWord = 64 / width;
+        long mask = maxLane(width);
+        for (int w = 0, i = 0; w < BLOCK_BITS / 64; w++) {
+            long word = 0;
+            for (int j = 0; j < perWord; j++, i++) {
+                word |= (in[i] & mask) << (j * width);
+            }
+            block[off + w] = word;
+        }
+    }
+
+    /** Reads all {@code lanes(width)} lanes of the block into {@code out}, zero-extended. */
+    public static void unpack(long[] block, int off, int width, long[] out) {
+        int perWord = 64 / width;
+        long mask = maxLane(width);
+        for (int w = 0, i = 0; w < BLOCK_BITS / 64; w++) {
+            long word = block[off + w];
+            for (int j = 0; j < perWord; j++, i++) {
+                out[i] = (word >>> (j * width)) & mask;
+            }
+        }
+    }
+
     /** Unsigned {@code succ>}: lanes {@code <= d}; {@code d} fits the width. */
     public static int succGT(long[] block, int off, int width, long d) {
         int c = 0;

@@ -77,6 +77,14 @@ class NodeSearchTest {
                 for (int i = 0; i < lanes; i++) {
                     assertEquals(vals[i], PackedLanes.get(a, off, width, i), "lane round trip");
                 }
+                long[] packed = new long[40];
+                PackedLanes.pack(vals, packed, off, width);
+                assertEquals(Arrays.toString(Arrays.copyOfRange(a, off, off + 16)),
+                        Arrays.toString(Arrays.copyOfRange(packed, off, off + 16)), "pack");
+                long[] unpacked = new long[64];
+                PackedLanes.unpack(a, off, width, unpacked);
+                assertEquals(Arrays.toString(Arrays.copyOf(vals, lanes)), Arrays.toString(Arrays.copyOf(unpacked, lanes)),
+                        "unpack");
                 long d = switch (rnd.nextInt(3)) {
                     case 0 -> vals[rnd.nextInt(lanes)] + rnd.nextInt(-1, 2);
                     case 1 -> rnd.nextLong() & max;

@@ -3,7 +3,6 @@ package org.bforest.bench.structures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import org.bforest.BSTreeBuilder.Compression;
 import org.bforest.Indexes;
 
 /**
@@ -14,11 +13,10 @@ import org.bforest.Indexes;
 public enum Structure {
     BSTREE("bstree", "bforest BS-tree, plain leaves forced (compression NEVER), bulk-loaded at 75% leaf fill",
             "bulk load Indexes.bsTreeBuilder().compression(NEVER).build(sortedKeys, values)", "its own memoryBytes()",
-            false, true, () -> new LongIndexAdapter(
-                    (k, v) -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(k, v)), -1),
+            false, true, BSTreeAdapter::new, -1),
     CBSTREE("cbstree", "bforest compressed BS-tree (CBS-tree: FOR leaves of 64/32/16 keys), forced, 75% leaf fill",
             "bulk load Indexes.cbsTree(sortedKeys, values)", "its own memoryBytes()",
-            false, true, () -> new LongIndexAdapter(Indexes::cbsTree), -1),
+            false, true, CBSTreeAdapter::new, -1),
     BSTREE_AUTO("bstree-auto", "bforest Indexes.bsTree default: the paper's decision mechanism picks plain or compressed",
             "bulk load Indexes.bsTree(sortedKeys, values)", "its own memoryBytes()",
             false, true, () -> new LongIndexAdapter(Indexes::bsTree), -1),

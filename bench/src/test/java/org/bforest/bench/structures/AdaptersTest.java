@@ -12,7 +12,6 @@ import org.bforest.bench.workloads.Op;
 import org.bforest.bench.workloads.Operations;
 import org.bforest.bench.workloads.Workload;
 import org.bforest.bench.workloads.WorkloadGenerator;
-import org.bforest.testing.TreeMapIndex;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
@@ -46,8 +45,7 @@ class AdaptersTest {
     }
 
     private static IndexAdapter adapter(Structure s) {
-        // bstree is not written yet: drive its adapter class over the LongIndex model instead.
-        return s == Structure.BSTREE ? new LongIndexAdapter(TreeMapIndex::bulkLoad) : s.newAdapter();
+        return s.newAdapter();
     }
 
     @ParameterizedTest
@@ -67,7 +65,8 @@ class AdaptersTest {
             long got = a.run(ops, 0, 1234) + a.run(ops, 1234, ops.size());
             assertEquals(expected, got, s + " workload " + w);
             assertEquals(size[0], a.size(), s + " size after " + w);
-            assertTrue(a.memoryBytes() >= 16L * a.size(), s + " memory " + a.memoryBytes());
+            // At least the values: keys may be compressed (cbstree), values never are.
+            assertTrue(a.memoryBytes() >= 8L * a.size(), s + " memory " + a.memoryBytes());
         }
     }
 
