@@ -9,7 +9,6 @@ import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;
-import org.bforest.util.SortedInput;
 
 /**
  * The BS-tree: a gapped, data-parallel B+-tree (Tsitsigkos, Lampropoulos, Bouros, Mamoulis and
@@ -126,11 +125,13 @@ public final class BSTree extends GappedTree {
         return leafInfo.chunk(leaf)[leafInfo.offset(leaf) + PREV];
     }
 
-    private void setLeafNext(int leaf, int next) {
+    @Override
+    void setLeafNext(int leaf, int next) {
         leafInfo.chunk(leaf)[leafInfo.offset(leaf) + NEXT] = next;
     }
 
-    private void setLeafPrev(int leaf, int prev) {
+    @Override
+    void setLeafPrev(int leaf, int prev) {
         leafInfo.chunk(leaf)[leafInfo.offset(leaf) + PREV] = prev;
     }
 
@@ -309,14 +310,7 @@ public final class BSTree extends GappedTree {
     @Override
     public boolean put(long key, long value) {
         if (key == MAXKEY) {
-            boolean fresh = !hasMax;
-            hasMax = true;
-            maxValue = value;
-            if (fresh) {
-                size++;
-                modCount++;
-            }
-            return fresh;
+            return putMax(value);
         }
         int node = inner.descend(key);
         long[] kc = leafKeys.chunk(node);
@@ -404,15 +398,7 @@ public final class BSTree extends GappedTree {
         spreadLeaf(leaf, sk, sv, 0, left);
         spreadLeaf(right, sk, sv, left, N + 1 - left);
 
-        int next = leafNext(leaf);
-        setLeafNext(right, next);
-        setLeafPrev(right, leaf);
-        setLeafNext(leaf, right);
-        if (next != NONE) {
-            setLeafPrev(next, right);
-        } else {
-            tailLeaf = right;
-        }
+        linkAfter(leaf, right);
         structureChanges++;
         inner.insertIntoParent(sk[left], right);
     }
@@ -448,14 +434,7 @@ public final class BSTree extends GappedTree {
     @Override
     public boolean remove(long key) {
         if (key == MAXKEY) {
-            if (!hasMax) {
-                return false;
-            }
-            hasMax = false;
-            maxValue = 0;
-            size--;
-            modCount++;
-            return true;
+            return removeMax();
         }
         int node = inner.descend(key);
         long[] kc = leafKeys.chunk(node);
@@ -494,18 +473,7 @@ public final class BSTree extends GappedTree {
 
     /** Unlinks and frees an empty leaf, then deletes its separator from the parent (section 4.1). */
     private void removeLeaf(int leaf) {
-        int prev = leafPrev(leaf);
-        int next = leafNext(leaf);
-        if (prev != NONE) {
-            setLeafNext(prev, next);
-        } else {
-            headLeaf = next;
-        }
-        if (next != NONE) {
-            setLeafPrev(next, prev);
-        } else {
-            tailLeaf = prev;
-        }
+        unlinkLeaf(leaf);
         freeLeaf(leaf);
         structureChanges++;
         inner.removeChild();
@@ -525,12 +493,6 @@ public final class BSTree extends GappedTree {
         new InvariantChecker(this).check();
     }
 
-    @Override
-    public String toString() {
-        return "BSTree[size=" + size + ", height=" + inner.height + ", leaves=" + leafNodes() + ", inner="
-                + innerNodes() + ", search=" + NodeSearch.describe() + "]";
-    }
-
     // ---- bulk load ----------------------------------------------------------------------------
 
     /**
@@ -546,28 +508,15 @@ public final class BSTree extends GappedTree {
      * @throws IllegalArgumentException on bad input; nothing is built
      */
     public static BSTree bulkLoad(long[] keys, long[] values, double leafFill) {
-        SortedInput.check(keys, values);
-        if (!(leafFill >= 0.5 && leafFill <= 1.0)) {
-            throw new IllegalArgumentException("leafFill must be in [0.5, 1], got " + leafFill);
-        }
-        int n = keys.length;
         BSTree t = new BSTree();
-        if (n > 0 && keys[n - 1] == MAXKEY) {
-            t.hasMax = true;
-            t.maxValue = values == null ? 0 : values[n - 1];
-            n--;
-        }
-        t.size = keys.length;
+        int n = t.acceptBulk(keys, values, leafFill);
         if (n == 0) {
             return t;
         }
         int perLeaf = Math.max(1, Math.min(N, (int) Math.round(leafFill * N)));
-        long maxLeaves = ((long) n + perLeaf - 1) / perLeaf;
-        if (maxLeaves > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException(n + " keys need more than 2^31 leaves");
-        }
-        int[] ids = new int[(int) maxLeaves];
-        long[] mins = new long[(int) maxLeaves];
+        int maxLeaves = leavesFor(n, perLeaf);
+        int[] ids = new int[maxLeaves];
+        long[] mins = new long[maxLeaves];
         int count = t.loadLeaves(keys, values, n, perLeaf, ids, mins);
         t.inner.build(ids, mins, count, leafFill);
         return t;

@@ -6,7 +6,6 @@ import org.bforest.kernel.NodeSearch;
 import org.bforest.kernel.PackedLanes;
 import org.bforest.storage.LongBlockHeap;
 import org.bforest.storage.LongNodeArray;
-import org.bforest.util.SortedInput;
 
 /**
  * The compressed BS-tree (CBS-tree; BS-tree paper, sections 5 and 6): the BS-tree's inner levels
@@ -175,16 +174,28 @@ public final class CBSTree extends GappedTree {
         leafInfo.chunk(leaf)[leafInfo.offset(leaf) + LINKS] = (long) next << 32 | (prev & 0xFFFF_FFFFL);
     }
 
-    private void setLeafNext(int leaf, int next) {
+    @Override
+    void setLeafNext(int leaf, int next) {
         setLinks(leaf, next, leafPrev(leaf));
     }
 
-    private void setLeafPrev(int leaf, int prev) {
+    @Override
+    void setLeafPrev(int leaf, int prev) {
         setLinks(leaf, leafNext(leaf), prev);
     }
 
     @Override
     int leafSuccGE(int leaf, long key) {
+        return leafSucc(leaf, key, false);
+    }
+
+    @Override
+    int leafSuccGT(int leaf, long key) {
+        return leafSucc(leaf, key, true);
+    }
+
+    /** {@code succ>} or {@code succ>=} on a leaf's lanes, for keys below k0 or past the width too. */
+    private int leafSucc(int leaf, long key, boolean greater) {
         long[] ic = leafInfo.chunk(leaf);
         int io = leafInfo.offset(leaf);
         long k0 = ic[io + K0];
@@ -196,23 +207,9 @@ public final class CBSTree extends GappedTree {
         if (Long.compareUnsigned(d, maxD(width)) >= 0) {
             return lanes(width); // beyond every used lane
         }
-        return NodeSearch.succGEPacked(leafKeys.chunk(leaf), leafKeys.offset(leaf), width, d);
-    }
-
-    @Override
-    int leafSuccGT(int leaf, long key) {
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
-        long k0 = ic[io + K0];
-        int width = width(ic[io + META]);
-        if (key < k0) {
-            return 0;
-        }
-        long d = key - k0;
-        if (Long.compareUnsigned(d, maxD(width)) >= 0) {
-            return lanes(width);
-        }
-        return NodeSearch.succGTPacked(leafKeys.chunk(leaf), leafKeys.offset(leaf), width, d);
+        long[] kc = leafKeys.chunk(leaf);
+        int off = leafKeys.offset(leaf);
+        return greater ? NodeSearch.succGTPacked(kc, off, width, d) : NodeSearch.succGEPacked(kc, off, width, d);
     }
 
     @Override
@@ -417,14 +414,7 @@ public final class CBSTree extends GappedTree {
     @Override
     public boolean put(long key, long value) {
         if (key == MAXKEY) {
-            boolean fresh = !hasMax;
-            hasMax = true;
-            maxValue = value;
-            if (fresh) {
-                size++;
-                modCount++;
-            }
-            return fresh;
+            return putMax(value);
         }
         int changes = changes();
         while (true) {
@@ -619,14 +609,7 @@ public final class CBSTree extends GappedTree {
         }
         writeLeaf(leaf, oldKeys, oldVals, 0, half, wl, refL, ll);
         writeLeaf(right, oldKeys, oldVals, half, count - half, wr, refR, lr);
-        int next = leafNext(leaf);
-        setLinks(right, next, leaf);
-        setLeafNext(leaf, right);
-        if (next != NONE) {
-            setLeafPrev(next, right);
-        } else {
-            tailLeaf = right;
-        }
+        linkAfter(leaf, right);
         structureChanges++;
         inner.insertIntoParent(oldKeys[half], right);
     }
@@ -677,14 +660,7 @@ public final class CBSTree extends GappedTree {
     @Override
     public boolean remove(long key) {
         if (key == MAXKEY) {
-            if (!hasMax) {
-                return false;
-            }
-            hasMax = false;
-            maxValue = 0;
-            size--;
-            modCount++;
-            return true;
+            return removeMax();
         }
         int leaf = inner.descend(key);
         int p = findSlot(leaf, key);
@@ -738,18 +714,7 @@ public final class CBSTree extends GappedTree {
 
     /** Unlinks and frees an empty leaf and its values, then deletes its separator (section 4.1). */
     private void removeLeaf(int leaf) {
-        int prev = leafPrev(leaf);
-        int next = leafNext(leaf);
-        if (prev != NONE) {
-            setLeafNext(prev, next);
-        } else {
-            headLeaf = next;
-        }
-        if (next != NONE) {
-            setLeafPrev(next, prev);
-        } else {
-            tailLeaf = prev;
-        }
+        unlinkLeaf(leaf);
         long meta = leafMeta(leaf);
         if (lines(meta) > 0) {
             values.free(ref(meta), lines(meta));
@@ -774,12 +739,6 @@ public final class CBSTree extends GappedTree {
         new CompressedInvariantChecker(this).check();
     }
 
-    @Override
-    public String toString() {
-        return "CBSTree[size=" + size + ", height=" + inner.height + ", leaves=" + leafNodes() + ", inner="
-                + innerNodes() + ", search=" + NodeSearch.describe() + "]";
-    }
-
     // ---- bulk load ----------------------------------------------------------------------------
 
     /**
@@ -794,29 +753,15 @@ public final class CBSTree extends GappedTree {
      * @throws IllegalArgumentException on bad input; nothing is built
      */
     public static CBSTree bulkLoad(long[] keys, long[] vals, double leafFill) {
-        SortedInput.check(keys, vals);
-        if (!(leafFill >= 0.5 && leafFill <= 1.0)) {
-            throw new IllegalArgumentException("leafFill must be in [0.5, 1], got " + leafFill);
-        }
-        int n = keys.length;
         CBSTree t = new CBSTree();
-        if (n > 0 && keys[n - 1] == MAXKEY) {
-            t.hasMax = true;
-            t.maxValue = vals == null ? 0 : vals[n - 1];
-            n--;
-        }
-        t.size = keys.length;
+        int n = t.acceptBulk(keys, vals, leafFill);
         if (n == 0) {
             return t;
         }
         // At most one leaf per round(leafFill * 16) keys.
-        int minPerLeaf = Math.max(1, (int) Math.round(leafFill * 16));
-        long maxLeaves = ((long) n + minPerLeaf - 1) / minPerLeaf;
-        if (maxLeaves > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException(n + " keys need more than 2^31 leaves");
-        }
-        int[] ids = new int[(int) maxLeaves];
-        long[] mins = new long[(int) maxLeaves];
+        int maxLeaves = leavesFor(n, Math.max(1, (int) Math.round(leafFill * 16)));
+        int[] ids = new int[maxLeaves];
+        long[] mins = new long[maxLeaves];
         int count = t.loadLeaves(keys, vals, n, leafFill, ids, mins);
         t.inner.build(ids, mins, count, leafFill);
         return t;

@@ -4,6 +4,7 @@ import java.util.ConcurrentModificationException;
 import java.util.NoSuchElementException;
 import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
+import org.bforest.util.SortedInput;
 import org.bforest.BSTreeIndex;
 
 /**
@@ -81,6 +82,96 @@ abstract class GappedTree implements BSTreeIndex {
      */
     abstract void visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount);
 
+    abstract void setLeafNext(int leaf, int next);
+
+    abstract void setLeafPrev(int leaf, int prev);
+
+    /** Puts the new leaf {@code right} into the chain right after {@code leaf} (a split). */
+    final void linkAfter(int leaf, int right) {
+        int next = leafNext(leaf);
+        setLeafNext(right, next);
+        setLeafPrev(right, leaf);
+        setLeafNext(leaf, right);
+        if (next != NONE) {
+            setLeafPrev(next, right);
+        } else {
+            tailLeaf = right;
+        }
+    }
+
+    /** Points {@code leaf}'s neighbours at each other (or moves head or tail), dropping it from the chain. */
+    final void unlinkLeaf(int leaf) {
+        int prev = leafPrev(leaf);
+        int next = leafNext(leaf);
+        if (prev != NONE) {
+            setLeafNext(prev, next);
+        } else {
+            headLeaf = next;
+        }
+        if (next != NONE) {
+            setLeafPrev(next, prev);
+        } else {
+            tailLeaf = prev;
+        }
+    }
+
+    // ---- the out-of-band largest key, and bulk-load input ---------------------------------------
+
+    /** {@code put(Long.MAX_VALUE, value)}. */
+    final boolean putMax(long value) {
+        boolean fresh = !hasMax;
+        hasMax = true;
+        maxValue = value;
+        if (fresh) {
+            size++;
+            modCount++;
+        }
+        return fresh;
+    }
+
+    /** {@code remove(Long.MAX_VALUE)}. */
+    final boolean removeMax() {
+        if (!hasMax) {
+            return false;
+        }
+        hasMax = false;
+        maxValue = 0;
+        size--;
+        modCount++;
+        return true;
+    }
+
+    /**
+     * Checks bulk-load input, takes {@code Long.MAX_VALUE} out of band and sets the size; returns
+     * how many keys go into leaves.
+     *
+     * @throws IllegalArgumentException on unsorted or duplicate keys, arrays of different
+     *                                  lengths or a fill outside [0.5, 1]; nothing is built
+     */
+    final int acceptBulk(long[] keys, long[] values, double leafFill) {
+        SortedInput.check(keys, values);
+        if (!(leafFill >= 0.5 && leafFill <= 1.0)) {
+            throw new IllegalArgumentException("leafFill must be in [0.5, 1], got " + leafFill);
+        }
+        int n = keys.length;
+        if (n > 0 && keys[n - 1] == MAXKEY) {
+            hasMax = true;
+            maxValue = values == null ? 0 : values[n - 1];
+            n--;
+        }
+        size = keys.length;
+        return n;
+    }
+
+    /** The largest number of leaves {@code n} keys can need at {@code perLeaf} keys a leaf. */
+    static int leavesFor(int n, int perLeaf) {
+        long leaves = ((long) n + perLeaf - 1) / perLeaf;
+        if (leaves > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(n + " keys need more than 2^31 leaves");
+        }
+        return (int) leaves;
+    }
+
     // ---- bit helpers ----------------------------------------------------------------------------
 
     /** Used slots at or above {@code s} (0 <= s <= 64). */
@@ -118,6 +209,13 @@ abstract class GappedTree implements BSTreeIndex {
     @Override
     public long innerNodes() {
         return inner.nodes();
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[size=" + size + ", height=" + inner.height + ", leaves=" + leafNodes()
+                + ", inner=" + innerNodes() + ", compressed=" + isCompressed() + ", search="
+                + org.bforest.kernel.NodeSearch.describe() + "]";
     }
 
     // ---- positions ------------------------------------------------------------------------------
