@@ -544,12 +544,29 @@ public final class CBSTree extends GappedTree {
                 }
                 lines = linesFor(m);
             }
-            writeLeaf(leaf, newKeys, newVals, 0, m, width, ref, lines);
+            // A new smallest key (a descending run, typically): leave half the width's spare range
+            // below it, so the next smaller keys fit without another re-encoding.
+            long k0 = pos == 0 ? headroomBelow(newKeys[0], newKeys[m - 1], width) : newKeys[0];
+            writeLeaf(leaf, newKeys, newVals, 0, m, width, ref, lines, k0);
             structureChanges++;
             return true;
         }
         splitLeaf(leaf, count, meta);
         return false;
+    }
+
+    /**
+     * A reference key for keys {@code first..last} in lanes of {@code width} bits that leaves
+     * half of the spare range below {@code first} (never below {@code Long.MIN_VALUE}); the
+     * differences stay below {@code MAXD}.
+     */
+    static long headroomBelow(long first, long last, int width) {
+        if (width == 64) {
+            return Long.MIN_VALUE;
+        }
+        long spare = (maxD(width) - 1 - (last - first)) >>> 1; // fits: narrowestWidth checked the span
+        long room = first - Long.MIN_VALUE; // unsigned distance to the smallest long
+        return first - (Long.compareUnsigned(spare, room) <= 0 ? spare : room);
     }
 
     /** Copies a leaf's used keys and values out in key order; returns how many. */
@@ -607,8 +624,8 @@ public final class CBSTree extends GappedTree {
         if (lines(meta) > 0) {
             values.free(ref(meta), lines(meta));
         }
-        writeLeaf(leaf, oldKeys, oldVals, 0, half, wl, refL, ll);
-        writeLeaf(right, oldKeys, oldVals, half, count - half, wr, refR, lr);
+        writeLeaf(leaf, oldKeys, oldVals, 0, half, wl, refL, ll, oldKeys[0]);
+        writeLeaf(right, oldKeys, oldVals, half, count - half, wr, refR, lr, oldKeys[half]);
         linkAfter(leaf, right);
         structureChanges++;
         inner.insertIntoParent(oldKeys[half], right);
@@ -619,19 +636,19 @@ public final class CBSTree extends GappedTree {
      * (entry i at lane {@code i * lanes / n}), gaps holding the next difference, and their values
      * packed into block {@code ref} of {@code lines} lines. Keeps the chain links.
      */
-    private void writeLeaf(int leaf, long[] ks, long[] vs, int from, int n, int width, int ref, int lines) {
+    private void writeLeaf(int leaf, long[] ks, long[] vs, int from, int n, int width, int ref, int lines, long k0) {
         int lanes = lanes(width);
         for (int i = 0; i < n; i++) {
             lanesOut[i] = (int) ((long) i * lanes / n);
         }
-        fillLeaf(leaf, ks, from, n, width, lanesOut);
+        fillLeaf(leaf, ks, from, n, width, lanesOut, k0);
         System.arraycopy(vs, from, values.chunk(ref), values.offset(ref), n);
         leafInfo.chunk(leaf)[leafInfo.offset(leaf) + META] = meta(ref, lines, width);
     }
 
     /** Writes keys {@code ks[from, from+n)} at lanes {@code at[0, n)} (ascending), k0, bitmap and gaps. */
-    private void fillLeaf(int leaf, long[] ks, int from, int n, int width, int[] at) {
-        long k0 = width == 64 ? Long.MIN_VALUE : ks[from];
+    private void fillLeaf(int leaf, long[] ks, int from, int n, int width, int[] at, long firstK0) {
+        long k0 = width == 64 ? Long.MIN_VALUE : firstK0;
         long[] lanes = laneScratch;
         long next = maxD(width);
         int s = lanes(width) - 1;
@@ -782,7 +799,7 @@ public final class CBSTree extends GappedTree {
                 }
             }
             int leaf = leaves == 0 ? inner.root : allocLeaf();
-            fillLeaf(leaf, keys, i, placed, width, lanesOut);
+            fillLeaf(leaf, keys, i, placed, width, lanesOut, keys[i]);
             int lines = linesFor(placed);
             int ref = values.alloc(lines);
             long[] vc = values.chunk(ref);

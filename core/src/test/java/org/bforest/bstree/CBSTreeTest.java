@@ -108,12 +108,16 @@ class CBSTreeTest {
         assertEquals(1_000, t.leafK0(leaf));
         assertTrue(t.put(999, 5));
         assertTrue(t.put(5, 6));
-        assertEquals(5, t.leafK0(leaf), "k0 moved down to the new first key");
+        long k0 = t.leafK0(leaf);
+        assertTrue(k0 < 5, "k0 moved below the new first key, leaving room for smaller ones: " + k0);
+        assertTrue(t.put(4, 9));
+        assertEquals(k0, t.leafK0(leaf), "the next smaller key fits without re-encoding");
         assertEquals(16, t.leafWidth(leaf));
         assertEquals(1, t.leafNodes());
         assertTrue(t.put(-(1L << 40), 7)); // too wide for 16 bits, too many keys for 32
         t.checkInvariants();
-        assertEquals(43, t.size());
+        assertEquals(44, t.size());
+        assertEquals(9, t.get(4, 0));
         assertEquals(5, t.get(999, 0));
         assertEquals(6, t.get(5, 0));
         assertEquals(7, t.get(-(1L << 40), 0));
