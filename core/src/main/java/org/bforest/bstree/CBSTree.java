@@ -315,26 +315,7 @@ public final class CBSTree extends GappedTree {
         if (key == MAXKEY) {
             return hasMax ? maxValue : absent;
         }
-        int leaf = inner.findLeaf(key);
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
-        long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
-        long k0 = ic[io + K0];
-        long meta = ic[io + META];
-        int width = width(meta);
-        long d = key - k0;
-        if (key < k0 || Long.compareUnsigned(d, maxD(width)) >= 0) {
-            return absent;
-        }
-        int q = NodeSearch.succGTPacked(kc, off, width, d);
-        if (q != 0 && PackedLanes.get(kc, off, width, q - 1) == d) {
-            // The value's line is known only now (its rank needs the bitmap): one more miss
-            // than the plain tree, whose values sit at the slot's own offset.
-            int ref = ref(meta);
-            return values.chunk(ref)[values.offset(ref) + Long.bitCount(ic[io + BITMAP] & below(q - 1))];
-        }
-        return absent;
+        return lookIn(inner.findLeaf(key), key, absent);
     }
 
     @Override
@@ -354,6 +335,11 @@ public final class CBSTree extends GappedTree {
         }
     }
 
+    /**
+     * The value of {@code key} in {@code leaf}, or {@code absent}. The value's line is known only
+     * after the search (its rank needs the bitmap): one more dependent miss than the plain tree,
+     * whose values sit at the slot's own offset (docs/BENCHMARKS.md measures it).
+     */
     private long lookIn(int leaf, long key, long absent) {
         long[] ic = leafInfo.chunk(leaf);
         int io = leafInfo.offset(leaf);
