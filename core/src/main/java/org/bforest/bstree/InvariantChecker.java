@@ -1,7 +1,5 @@
 package org.bforest.bstree;
 
-import static org.bforest.bstree.BSTree.META;
-
 /**
  * The {@link TreeChecker} of a {@link BSTree}: a leaf is a 16-slot node like an inner one (slot
  * use against the bitmap, ascending used keys, gaps holding the next used key, no
