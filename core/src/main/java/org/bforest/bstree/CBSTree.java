@@ -341,23 +341,14 @@ public final class CBSTree extends GappedTree {
      * whose values sit at the slot's own offset (docs/BENCHMARKS.md measures it).
      */
     private long lookIn(int leaf, long key, long absent) {
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
-        long k0 = ic[io + K0];
-        long meta = ic[io + META];
-        int width = width(meta);
-        long d = key - k0;
-        if (key < k0 || Long.compareUnsigned(d, maxD(width)) >= 0) {
+        int slot = findSlot(leaf, key);
+        if (slot < 0) {
             return absent;
         }
-        long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
-        int q = NodeSearch.succGTPacked(kc, off, width, d);
-        if (q != 0 && PackedLanes.get(kc, off, width, q - 1) == d) {
-            int ref = ref(meta);
-            return values.chunk(ref)[values.offset(ref) + Long.bitCount(ic[io + BITMAP] & below(q - 1))];
-        }
-        return absent;
+        long[] ic = leafInfo.chunk(leaf);
+        int io = leafInfo.offset(leaf);
+        int ref = ref(ic[io + META]);
+        return values.chunk(ref)[values.offset(ref) + Long.bitCount(ic[io + BITMAP] & below(slot))];
     }
 
     @Override
@@ -370,6 +361,16 @@ public final class CBSTree extends GappedTree {
 
     /** The used slot of {@code leaf} holding {@code key}, or -1. */
     private int findSlot(int leaf, long key) {
+        int q = succIn(leaf, key);
+        // The last slot of a run of equal lanes is the used one (gaps repeat the next used lane).
+        return q > 0 && leafKey(leaf, q - 1) == key ? q - 1 : -1;
+    }
+
+    /**
+     * {@code succ>} of {@code key} on the leaf's lanes, or -1 when the leaf cannot hold it (below
+     * {@code k0}, or a difference its width cannot represent): then it is certainly absent.
+     */
+    private int succIn(int leaf, long key) {
         long[] ic = leafInfo.chunk(leaf);
         int io = leafInfo.offset(leaf);
         long k0 = ic[io + K0];
@@ -378,10 +379,7 @@ public final class CBSTree extends GappedTree {
         if (key < k0 || Long.compareUnsigned(d, maxD(width)) >= 0) {
             return -1;
         }
-        long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
-        int q = NodeSearch.succGTPacked(kc, off, width, d);
-        return q != 0 && PackedLanes.get(kc, off, width, q - 1) == d ? q - 1 : -1;
+        return NodeSearch.succGTPacked(leafKeys.chunk(leaf), leafKeys.offset(leaf), width, d);
     }
 
     @Override
@@ -426,18 +424,17 @@ public final class CBSTree extends GappedTree {
      * 2 if the leaf must be re-encoded or split first (the key is then certainly absent).
      */
     private int tryFastPut(int leaf, long key, long value) {
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
-        long k0 = ic[io + K0];
-        long meta = ic[io + META];
-        int width = width(meta);
-        long d = key - k0;
-        if (key < k0 || Long.compareUnsigned(d, maxD(width)) >= 0) {
+        int q = succIn(leaf, key);
+        if (q < 0) {
             return 2;
         }
+        long[] ic = leafInfo.chunk(leaf);
+        int io = leafInfo.offset(leaf);
+        long meta = ic[io + META];
+        int width = width(meta);
+        long d = key - ic[io + K0];
         long[] kc = leafKeys.chunk(leaf);
         int off = leafKeys.offset(leaf);
-        int q = NodeSearch.succGTPacked(kc, off, width, d);
         long bm = ic[io + BITMAP];
         if (q != 0 && PackedLanes.get(kc, off, width, q - 1) == d) {
             int ref = ref(meta);

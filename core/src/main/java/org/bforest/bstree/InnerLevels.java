@@ -85,10 +85,6 @@ final class InnerLevels {
         return kids.chunk(node)[kids.offset(node) + index];
     }
 
-    long key(int node, int slot) {
-        return keys.chunk(node)[keys.offset(node) + slot];
-    }
-
     /** Inner nodes in use. */
     long nodes() {
         return (long) count - freeTop;

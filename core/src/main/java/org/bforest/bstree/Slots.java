@@ -29,14 +29,6 @@ final class Slots {
         return Integer.bitCount(bitmap) << 16 | bitmap;
     }
 
-    static int bitmap(int meta) {
-        return meta & FULL;
-    }
-
-    static int slotUse(int meta) {
-        return meta >>> 16;
-    }
-
     /** Used slots at or above {@code s} (0 <= s <= 16). */
     static int bitsFrom(int bm, int s) {
         return bm & (FULL << s) & FULL;
