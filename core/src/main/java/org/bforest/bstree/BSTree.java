@@ -4,7 +4,6 @@ import static org.bforest.bstree.Slots.FULL;
 import static org.bforest.bstree.Slots.N;
 import static org.bforest.bstree.Slots.meta;
 
-import java.util.Arrays;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.storage.IntNodeArray;
@@ -72,9 +71,7 @@ public final class BSTree extends GappedTree {
     LongNodeArray leafVals;
     IntNodeArray leafInfo;
     /** High-water mark of allocated leaf ids. */
-    int leafCount;
-    private int[] freeLeaves = new int[8];
-    private int freeLeafTop;
+    final NodeIds leafIds = new NodeIds();
     /** Bumped by every leaf split and removal (with the inner levels' count, drives {@link #VERIFY}). */
     private int structureChanges;
 
@@ -93,8 +90,7 @@ public final class BSTree extends GappedTree {
         leafKeys = new LongNodeArray(N, leaves);
         leafVals = new LongNodeArray(N, leaves);
         leafInfo = new IntNodeArray(INFO, leaves);
-        leafCount = 0;
-        freeLeafTop = 0;
+        leafIds.reset();
         int root = allocLeaf();
         inner.reset(root);
         headLeaf = root;
@@ -174,14 +170,8 @@ public final class BSTree extends GappedTree {
      * so a caller must fetch chunk arrays again afterwards.
      */
     private int allocLeaf() {
-        int leaf;
-        if (freeLeafTop > 0) {
-            leaf = freeLeaves[--freeLeafTop];
-        } else {
-            leaf = leafCount;
-            growLeaves(leafCount + 1L);
-            leafCount++;
-        }
+        growLeaves(leafIds.needed());
+        int leaf = leafIds.next();
         long[] kc = leafKeys.chunk(leaf);
         long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
@@ -200,12 +190,12 @@ public final class BSTree extends GappedTree {
     /** Returns a leaf to the free list; {@link #reserveForRemoval} made room for it. */
     private void freeLeaf(int leaf) {
         leafInfo.chunk(leaf)[leafInfo.offset(leaf) + META] = 0;
-        freeLeaves[freeLeafTop++] = leaf;
+        leafIds.release(leaf);
     }
 
     /** Free leaf ids, for the invariant checker. */
     int[] freeLeafIds() {
-        return Arrays.copyOf(freeLeaves, freeLeafTop);
+        return leafIds.freeIds();
     }
 
     /** Room for leaf ids {@code [0, leaves)} in every leaf array. */
@@ -298,7 +288,7 @@ public final class BSTree extends GappedTree {
 
     @Override
     public long leafNodes() {
-        return (long) leafCount - freeLeafTop;
+        return leafIds.inUse();
     }
 
     private int changes() {
@@ -369,9 +359,7 @@ public final class BSTree extends GappedTree {
      */
     private void reserveForSplit() {
         inner.reserveForSplit();
-        if (freeLeafTop == 0) {
-            growLeaves(leafCount + 1L);
-        }
+        growLeaves(leafIds.needed());
     }
 
     /**
@@ -465,9 +453,7 @@ public final class BSTree extends GappedTree {
      * taken before the delete changes anything, so that it cannot fail half-way.
      */
     private void reserveForRemoval() {
-        if (freeLeafTop == freeLeaves.length) {
-            freeLeaves = Arrays.copyOf(freeLeaves, freeLeafTop * 2);
-        }
+        leafIds.reserveReleases(1);
         inner.reserveForRemoval();
     }
 
@@ -485,7 +471,7 @@ public final class BSTree extends GappedTree {
     public long memoryBytes() {
         return 16 + 8L * 16 // this object's header and fields, roughly
                 + leafKeys.bytes() + leafVals.bytes() + leafInfo.bytes() + inner.bytes()
-                + 16 + 4L * freeLeaves.length + 2 * (16 + 8L * splitKeys.length) + 16 + 4L * batchNodes.length;
+                + leafIds.bytes() + 2 * (16 + 8L * splitKeys.length) + 16 + 4L * batchNodes.length;
     }
 
     @Override

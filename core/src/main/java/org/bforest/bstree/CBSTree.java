@@ -67,9 +67,7 @@ public final class CBSTree extends GappedTree {
     LongNodeArray leafKeys;
     LongNodeArray leafInfo;
     LongBlockHeap values;
-    int leafCount;
-    private int[] freeLeaves = new int[8];
-    private int freeLeafTop;
+    final NodeIds leafIds = new NodeIds();
     private int structureChanges;
 
     // Scratch for re-encoding and splitting, allocated once.
@@ -92,8 +90,7 @@ public final class CBSTree extends GappedTree {
         leafKeys = new LongNodeArray(Slots.N, 1);
         leafInfo = new LongNodeArray(INFO, 1);
         values = new LongBlockHeap();
-        leafCount = 0;
-        freeLeafTop = 0;
+        leafIds.reset();
         int root = allocLeaf();
         inner.reset(root);
         headLeaf = root;
@@ -251,14 +248,8 @@ public final class CBSTree extends GappedTree {
 
     /** A fresh leaf: 64-bit lanes all padding, no slot used, no value block, unlinked. */
     private int allocLeaf() {
-        int leaf;
-        if (freeLeafTop > 0) {
-            leaf = freeLeaves[--freeLeafTop];
-        } else {
-            leaf = leafCount;
-            growLeaves(leafCount + 1L);
-            leafCount++;
-        }
+        growLeaves(leafIds.needed());
+        int leaf = leafIds.next();
         long[] kc = leafKeys.chunk(leaf);
         int off = leafKeys.offset(leaf);
         Arrays.fill(kc, off, off + Slots.N, -1L);
@@ -276,11 +267,11 @@ public final class CBSTree extends GappedTree {
         int io = leafInfo.offset(leaf);
         ic[io + BITMAP] = 0;
         ic[io + META] = meta(0, 0, 64);
-        freeLeaves[freeLeafTop++] = leaf;
+        leafIds.release(leaf);
     }
 
     int[] freeLeafIds() {
-        return Arrays.copyOf(freeLeaves, freeLeafTop);
+        return leafIds.freeIds();
     }
 
     private void growLeaves(long leaves) {
@@ -291,7 +282,7 @@ public final class CBSTree extends GappedTree {
     /** Leaves in use. */
     @Override
     public long leafNodes() {
-        return (long) leafCount - freeLeafTop;
+        return leafIds.inUse();
     }
 
     /** Leaves in use whose lanes are {@code width} bits wide (16, 32 or 64). */
@@ -597,9 +588,7 @@ public final class CBSTree extends GappedTree {
         int ll = linesFor(half) + 1;
         int lr = linesFor(count - half) + 1;
         inner.reserveForSplit();
-        if (freeLeafTop == 0) {
-            growLeaves(leafCount + 1L);
-        }
+        growLeaves(leafIds.needed());
         values.reserve(ll + lr, 1);
         int right = allocLeaf();
         int refL = values.alloc(ll);
@@ -705,9 +694,7 @@ public final class CBSTree extends GappedTree {
 
     /** Room on every free list a delete can push to, taken before it changes anything. */
     private void reserveForRemoval() {
-        if (freeLeafTop == freeLeaves.length) {
-            freeLeaves = Arrays.copyOf(freeLeaves, freeLeafTop * 2);
-        }
+        leafIds.reserveReleases(1);
         values.reserve(0, 1);
         inner.reserveForRemoval();
     }
@@ -730,7 +717,7 @@ public final class CBSTree extends GappedTree {
     public long memoryBytes() {
         return 16 + 8L * 16 // this object's header and fields, roughly
                 + leafKeys.bytes() + leafInfo.bytes() + values.bytes() + inner.bytes()
-                + 16 + 4L * freeLeaves.length + 4 * (16 + 8L * MAX_ENTRIES) + 16 + 4L * lanesOut.length + 16 + 8L * MAX_LANES
+                + leafIds.bytes() + 4 * (16 + 8L * MAX_ENTRIES) + 16 + 4L * lanesOut.length + 16 + 8L * MAX_LANES
                 + 16 + 4L * batchNodes.length;
     }
 

@@ -28,7 +28,7 @@ final class CompressedInvariantChecker extends TreeChecker {
 
     @Override
     int leafCount() {
-        return t.leafCount;
+        return t.leafIds.count();
     }
 
     @Override
@@ -103,7 +103,7 @@ final class CompressedInvariantChecker extends TreeChecker {
 
     @Override
     void checkStorage() {
-        if (t.leafCount > t.leafKeys.capacity()) {
+        if (t.leafIds.count() > t.leafKeys.capacity()) {
             fail("more leaves allocated than the storage holds");
         }
         long live = 0;

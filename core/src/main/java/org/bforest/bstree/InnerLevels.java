@@ -7,7 +7,6 @@ import static org.bforest.bstree.Slots.N;
 import static org.bforest.bstree.Slots.NONE;
 import static org.bforest.bstree.Slots.meta;
 
-import java.util.Arrays;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.storage.FlatIntNodeArray;
 import org.bforest.storage.FlatLongNodeArray;
@@ -45,10 +44,7 @@ final class InnerLevels {
     int root;
     /** Inner levels above the leaves. */
     int height;
-    /** High-water mark of allocated node ids. */
-    int count;
-    private int[] free = new int[8];
-    private int freeTop;
+    final NodeIds ids = new NodeIds();
     /** Bumped by every split, root change and node removal. */
     int changes;
 
@@ -67,8 +63,7 @@ final class InnerLevels {
         keys = new FlatLongNodeArray(N, 1);
         kids = new FlatIntNodeArray(KIDS, 1);
         meta = new FlatIntNodeArray(1, 1);
-        count = 0;
-        freeTop = 0;
+        ids.reset();
         root = rootLeaf;
         height = 0;
     }
@@ -87,15 +82,15 @@ final class InnerLevels {
 
     /** Inner nodes in use. */
     long nodes() {
-        return (long) count - freeTop;
+        return ids.inUse();
     }
 
     int[] freeIds() {
-        return Arrays.copyOf(free, freeTop);
+        return ids.freeIds();
     }
 
     long bytes() {
-        return keys.bytes() + kids.bytes() + meta.bytes() + 16 + 4L * free.length
+        return keys.bytes() + kids.bytes() + meta.bytes() + ids.bytes()
                 + 2 * (16 + 4L * pathNode.length) + 16 + 8L * splitKeys.length + 16 + 4L * splitKids.length + 32;
     }
 
@@ -156,14 +151,8 @@ final class InnerLevels {
 
     /** A fresh node: keys all {@link Slots#MAXKEY}, every child dead. May grow the arrays. */
     private int alloc() {
-        int node;
-        if (freeTop > 0) {
-            node = free[--freeTop];
-        } else {
-            node = count;
-            grow(count + 1L);
-            count++;
-        }
+        grow(ids.needed());
+        int node = ids.next();
         long[] kc = keys.chunk(node);
         int off = keys.offset(node);
         int[] cc = kids.chunk(node);
@@ -181,7 +170,7 @@ final class InnerLevels {
     /** Returns a node to the free list; {@link #reserveForRemoval} made room for it. */
     private void release(int node) {
         meta.chunk(node)[meta.offset(node)] = 0;
-        free[freeTop++] = node;
+        ids.release(node);
     }
 
     private void grow(long nodes) {
@@ -198,17 +187,12 @@ final class InnerLevels {
         if (height >= MAX_HEIGHT) {
             throw new IllegalStateException(treeName + " height limit " + MAX_HEIGHT + " reached");
         }
-        int needed = height + 1 - freeTop;
-        if (needed > 0) {
-            grow((long) count + needed);
-        }
+        grow(ids.needed(height + 1));
     }
 
     /** Room on the free list for every node a leaf removal can free, taken before it starts. */
     void reserveForRemoval() {
-        if (freeTop + height + 1 > free.length) {
-            free = Arrays.copyOf(free, Math.max(2 * free.length, freeTop + height + 1));
-        }
+        ids.reserveReleases(height + 1);
     }
 
     // ---- separators in, splits, root growth -----------------------------------------------------

@@ -15,7 +15,7 @@ final class InvariantChecker extends TreeChecker {
 
     @Override
     int leafCount() {
-        return t.leafCount;
+        return t.leafIds.count();
     }
 
     @Override
@@ -37,7 +37,7 @@ final class InvariantChecker extends TreeChecker {
 
     @Override
     void checkStorage() {
-        if (t.leafCount > t.leafKeys.capacity()) {
+        if (t.leafIds.count() > t.leafKeys.capacity()) {
             fail("more leaves allocated than the storage holds");
         }
     }

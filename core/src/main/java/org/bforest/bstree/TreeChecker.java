@@ -78,7 +78,7 @@ abstract class TreeChecker {
             fail("size() is " + t.size + " but the tree holds " + expected + " keys");
         }
         checkFreeList(freeLeafIds(), liveLeaves, leafCount(), "leaf");
-        checkFreeList(inner.freeIds(), liveInner, inner.count, "inner");
+        checkFreeList(inner.freeIds(), liveInner, inner.ids.count(), "inner");
         for (int id : freeLeafIds()) {
             if (!leafCleared(id)) {
                 fail("free leaf " + id + " still has slots in use");
@@ -89,7 +89,7 @@ abstract class TreeChecker {
                 fail("free inner node " + id + " still has slots in use");
             }
         }
-        if (inner.count > inner.keys.capacity()) {
+        if (inner.ids.count() > inner.keys.capacity()) {
             fail("more inner nodes allocated than the storage holds");
         }
         checkStorage();
@@ -191,7 +191,7 @@ abstract class TreeChecker {
 
     /** Checks an inner node at level {@code h} and its subtree; returns its number of children. */
     private int checkInner(int node, int h, long lo, boolean hasLo, long hi, boolean unboundedHi) {
-        if (node < 0 || node >= inner.count) {
+        if (node < 0 || node >= inner.ids.count()) {
             fail("inner id " + node + " out of range");
         }
         if (liveInner.get(node)) {
