@@ -21,15 +21,30 @@ import org.bforest.storage.LongNodeArray;
  *     the leaf's reference key. Gaps hold the next used difference, or the width's all-ones value
  *     ({@code MAXD}, never a used difference) when none follows, so the lanes ascend and the
  *     branch-free search and the rules of the plain BS-tree carry over unchanged.</li>
- * <li>{@code leafInfo}: 4 longs: {@code k0}, the 64-bit slot bitmap, the chain ({@code next << 32 |
- *     prev}) and a word {@code valueRef << 32 | valueLines << 8 | width}.</li>
- * <li>values: in a {@link LongBlockHeap} block of {@code valueLines} cache lines, without gaps:
- *     the value of the used slot {@code s} is at its rank, {@code bitCount(bitmap below s)}. This
- *     is where the CBS-tree departs from the paper, whose trees hold keys only: a map's values are
- *     8 bytes a key that no key compression shrinks, and stored slot-aligned they would cost a
- *     64-slot leaf 512 bytes for its 48 keys. Packed, a bulk-loaded leaf of 48 keys takes 6 lines.
- *     The price: an insert or delete moves the values above it within the block (at most 63
- *     longs), and a leaf whose block is full moves to a block one line larger.</li>
+ * <li>{@code leafInfo}: {@code k0}, the 64-bit slot bitmap, the chain ({@code next << 32 |
+ *     prev}), a word {@code valueRef << 32 | valueLines << 8 | LANE_VALUES | width} and, in a tree
+ *     with value lanes, the values' reference {@code v0}: 4 longs a leaf, or 8 (one cache line).</li>
+ * <li>values, in one of two forms per leaf. This is where the CBS-tree departs from the paper,
+ *     whose trees hold keys only: a map's values are 8 bytes a key that no key compression
+ *     shrinks, and stored slot-aligned they would cost a 64-slot leaf 512 bytes for its 48 keys.
+ *     <ul>
+ *     <li><b>Value lanes</b> ({@code LANE_VALUES} set): when the leaf's values, less {@code v0},
+ *         fit lanes of the keys' width, they are stored as such lanes in {@code leafVals}, a
+ *         second 1024-bit block at the leaf's own offset, slot-aligned with the keys. Its lines
+ *         are then known from the leaf id alone and load with the keys (one miss, like the plain
+ *         tree), and a dense leaf's 48 values take 128 bytes. Row ids, offsets and other values
+ *         that grow with the key compress this way; a 64-bit leaf's values always do.</li>
+ *     <li><b>Packed</b>: otherwise, in a {@link LongBlockHeap} block of {@code valueLines} cache
+ *         lines, without gaps: the value of the used slot {@code s} is at its rank,
+ *         {@code bitCount(bitmap below s)}. The line is known only once keys and bitmap have
+ *         arrived (a second, dependent miss); an insert or delete moves the values above it
+ *         (at most 63 longs), and a full block moves to one a line larger.</li>
+ *     </ul>
+ *     A lane leaf given a value that does not fit becomes packed, in place; a leaf becomes a lane
+ *     leaf again when it is rewritten (re-encoded, split) with values that fit. The bulk load
+ *     gives the tree value lanes when most leaves' values fit ({@link #laneValuesPay}); without
+ *     them, {@code leafVals} is not allocated and the info record is 4 longs, so random values
+ *     cost nothing extra. An empty tree has them.</li>
  * </ul>
  * A 64-bit leaf stores its keys uncompressed: its {@code k0} is {@code Long.MIN_VALUE}, so a lane
  * is the key with its sign bit flipped and any key fits. A 16- or 32-bit leaf's {@code k0} is its
@@ -58,7 +73,10 @@ public final class CBSTree extends GappedTree {
     static final int BITMAP = 1;
     static final int LINKS = 2;
     static final int META = 3;
-    static final int INFO = 4;
+    /** The values' reference in a lane leaf (info records of 8 longs only). */
+    static final int V0 = 4;
+    /** META flag: the leaf's values are lanes in {@code leafVals}, else packed in {@code values}. */
+    static final long LANE_VALUES = 1L << 7;
 
     private static final int LINE = LongBlockHeap.LINE;
     /** Entries a leaf can hold at most (64 lanes of 16 bits) plus a new one. */
@@ -66,7 +84,11 @@ public final class CBSTree extends GappedTree {
 
     LongNodeArray leafKeys;
     LongNodeArray leafInfo;
+    /** Value lanes, same offsets as {@code leafKeys}; null in a tree without them. */
+    LongNodeArray leafVals;
     LongBlockHeap values;
+    /** Whether leaves may hold their values as lanes (fixed when the tree is made). */
+    final boolean laneValues;
     final NodeIds leafIds = new NodeIds();
     private int structureChanges;
 
@@ -80,15 +102,22 @@ public final class CBSTree extends GappedTree {
     private final int[] batchNodes = new int[BATCH];
     private static final int BATCH = 16;
 
-    /** An empty tree. */
+    /** An empty tree, with value lanes. */
     public CBSTree() {
+        this(true);
+    }
+
+    /** An empty tree; {@code laneValues}: whether leaves may hold values as lanes. */
+    CBSTree(boolean laneValues) {
         super("CBS-tree");
+        this.laneValues = laneValues;
         init();
     }
 
     private void init() {
         leafKeys = new LongNodeArray(Slots.N, 1);
-        leafInfo = new LongNodeArray(INFO, 1);
+        leafInfo = new LongNodeArray(laneValues ? 8 : 4, 1);
+        leafVals = laneValues ? new LongNodeArray(Slots.N, 1) : null;
         values = new LongBlockHeap();
         leafIds.reset();
         int root = allocLeaf();
@@ -108,6 +137,15 @@ public final class CBSTree extends GappedTree {
 
     static int width(long meta) {
         return (int) meta & 0x7F;
+    }
+
+    /** The info word of a lane leaf of {@code width}. */
+    static long laneMeta(int width) {
+        return LANE_VALUES | width;
+    }
+
+    static boolean hasLanes(long meta) {
+        return (meta & LANE_VALUES) != 0;
     }
 
     static int lines(long meta) {
@@ -135,6 +173,45 @@ public final class CBSTree extends GappedTree {
     /** Value lines for {@code n} entries. */
     private static int linesFor(int n) {
         return Math.max(1, (n + LINE - 1) / LINE);
+    }
+
+    /** Whether value {@code v} fits a lane of {@code width} bits above {@code v0} (any value fits 64). */
+    static boolean fitsLane(long v, long v0, int width) {
+        return Long.compareUnsigned(v - v0, maxD(width)) <= 0;
+    }
+
+    /** Whether values {@code vs[from, from+n)} fit lanes of {@code width} bits above one reference. */
+    static boolean lanesFit(long[] vs, int from, int n, int width) {
+        if (width == 64 || n == 0) {
+            return true;
+        }
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int i = from; i < from + n; i++) {
+            min = Math.min(min, vs[i]);
+            max = Math.max(max, vs[i]);
+        }
+        return Long.compareUnsigned(max - min, maxD(width)) <= 0;
+    }
+
+    /**
+     * The reference {@code v0} for values {@code vs[from, from+n)} that {@link #lanesFit}: half
+     * the width's spare range below the smallest (never below {@code Long.MIN_VALUE}), so that
+     * later values a little below or above it fit too.
+     */
+    static long laneBase(long[] vs, int from, int n, int width) {
+        if (width == 64 || n == 0) {
+            return 0;
+        }
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int i = from; i < from + n; i++) {
+            min = Math.min(min, vs[i]);
+            max = Math.max(max, vs[i]);
+        }
+        long spare = (maxD(width) - (max - min)) >>> 1;
+        long room = min - Long.MIN_VALUE; // unsigned distance to the smallest long
+        return min - (Long.compareUnsigned(spare, room) <= 0 ? spare : room);
     }
 
     // ---- leaf accessors -------------------------------------------------------------------------
@@ -220,7 +297,11 @@ public final class CBSTree extends GappedTree {
     long leafValue(int leaf, int slot) {
         long[] ic = leafInfo.chunk(leaf);
         int io = leafInfo.offset(leaf);
-        int ref = ref(ic[io + META]);
+        long meta = ic[io + META];
+        if (hasLanes(meta)) {
+            return ic[io + V0] + PackedLanes.get(leafVals.chunk(leaf), leafVals.offset(leaf), width(meta), slot);
+        }
+        int ref = ref(meta);
         return values.chunk(ref)[values.offset(ref) + Long.bitCount(ic[io + BITMAP] & below(slot))];
     }
 
@@ -234,6 +315,16 @@ public final class CBSTree extends GappedTree {
         int ref = ref(meta);
         long[] kc = leafKeys.chunk(leaf);
         int off = leafKeys.offset(leaf);
+        if (hasLanes(meta)) {
+            long[] lc = leafVals.chunk(leaf);
+            long v0 = ic[io + V0];
+            for (; bits != 0; bits &= bits - 1) {
+                int slot = Long.numberOfTrailingZeros(bits);
+                visitor.visit(k0 + PackedLanes.get(kc, off, width, slot), v0 + PackedLanes.get(lc, off, width, slot));
+                modified(expectedModCount, modCount);
+            }
+            return;
+        }
         long[] vc = values.chunk(ref);
         // bits is a run of consecutive used slots, so their values are consecutive too.
         int v = values.offset(ref) + Long.bitCount(ic[io + BITMAP] & below(Long.numberOfTrailingZeros(bits)));
@@ -258,7 +349,10 @@ public final class CBSTree extends GappedTree {
         ic[io + K0] = Long.MIN_VALUE;
         ic[io + BITMAP] = 0;
         ic[io + LINKS] = -1L; // next and prev NONE
-        ic[io + META] = meta(0, 0, 64);
+        ic[io + META] = laneValues ? laneMeta(64) : meta(0, 0, 64);
+        if (laneValues) {
+            ic[io + V0] = 0;
+        }
         return leaf;
     }
 
@@ -277,6 +371,9 @@ public final class CBSTree extends GappedTree {
     private void growLeaves(long leaves) {
         leafKeys.ensureCapacity(leaves);
         leafInfo.ensureCapacity(leaves);
+        if (leafVals != null) {
+            leafVals.ensureCapacity(leaves);
+        }
     }
 
     /** Leaves in use. */
@@ -292,6 +389,20 @@ public final class CBSTree extends GappedTree {
             n += leafWidth(leaf) == width ? 1 : 0;
         }
         return n;
+    }
+
+    /** Leaves in use whose values are lanes beside the keys (the rest are packed by rank). */
+    public long leavesWithValueLanes() {
+        long n = 0;
+        for (int leaf = headLeaf; leaf != NONE; leaf = leafNext(leaf)) {
+            n += hasLanes(leafMeta(leaf)) ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Whether this tree gives leaves value lanes where their values fit (see the class comment). */
+    public boolean hasValueLanes() {
+        return laneValues;
     }
 
     @Override
@@ -327,19 +438,41 @@ public final class CBSTree extends GappedTree {
     }
 
     /**
-     * The value of {@code key} in {@code leaf}, or {@code absent}. The value's line is known only
-     * after the search (its rank needs the bitmap): one more dependent miss than the plain tree,
-     * whose values sit at the slot's own offset (docs/BENCHMARKS.md measures it).
+     * The value of {@code key} in {@code leaf}, or {@code absent}. Value lanes sit at the leaf's
+     * own offset, so their lines are requested with the keys' (see {@link InnerLevels#touch}) and
+     * the look-up waits for one miss. A packed value's line is known only after the search (its
+     * rank needs the bitmap): one more dependent miss (docs/BENCHMARKS.md measures both).
      */
     private long lookIn(int leaf, long key, long absent) {
-        int slot = findSlot(leaf, key);
-        if (slot < 0) {
-            return absent;
+        long[] kc = leafKeys.chunk(leaf);
+        int off = leafKeys.offset(leaf);
+        long[] lc = kc;
+        int t = 0;
+        if (laneValues) {
+            // Requested now, used only by the value read at the end: were t added to the
+            // search's offset instead, the keys' load would wait for these lines.
+            lc = leafVals.chunk(leaf);
+            t = (int) ((lc[off] | lc[off + Slots.N / 2]) & InnerLevels.touch);
         }
         long[] ic = leafInfo.chunk(leaf);
         int io = leafInfo.offset(leaf);
-        int ref = ref(ic[io + META]);
-        return values.chunk(ref)[values.offset(ref) + Long.bitCount(ic[io + BITMAP] & below(slot))];
+        long k0 = ic[io + K0];
+        long meta = ic[io + META];
+        int width = width(meta);
+        long d = key - k0;
+        if (key < k0 || Long.compareUnsigned(d, maxD(width)) >= 0) {
+            return absent;
+        }
+        int q = NodeSearch.succGTPacked(kc, off, width, d);
+        // The last slot of a run of equal lanes is the used one (gaps repeat the next used lane).
+        if (q == 0 || PackedLanes.get(kc, off, width, q - 1) != d) {
+            return absent;
+        }
+        if (hasLanes(meta)) {
+            return ic[io + V0] + PackedLanes.get(lc, off + t, width, q - 1);
+        }
+        int ref = ref(meta);
+        return values.chunk(ref)[values.offset(ref) + Long.bitCount(ic[io + BITMAP] & below(q - 1))];
     }
 
     @Override
@@ -427,17 +560,27 @@ public final class CBSTree extends GappedTree {
         long[] kc = leafKeys.chunk(leaf);
         int off = leafKeys.offset(leaf);
         long bm = ic[io + BITMAP];
-        if (q != 0 && PackedLanes.get(kc, off, width, q - 1) == d) {
-            int ref = ref(meta);
-            values.chunk(ref)[values.offset(ref) + Long.bitCount(bm & below(q - 1))] = value;
-            return 0;
-        }
         int count = Long.bitCount(bm);
+        boolean present = q != 0 && PackedLanes.get(kc, off, width, q - 1) == d;
         int lanes = lanes(width);
-        if (count == lanes) {
+        if (!present && count == lanes) {
             return 2;
         }
-        if (count == lines(meta) * LINE) {
+        if (hasLanes(meta) && !fitsLane(value, ic[io + V0], width)) {
+            meta = toPacked(leaf, meta, present ? count : count + 1); // before anything else changes
+        }
+        if (present) {
+            if (hasLanes(meta)) {
+                PackedLanes.set(leafVals.chunk(leaf), off, width, q - 1, value - ic[io + V0]);
+            } else {
+                int ref = ref(meta);
+                values.chunk(ref)[values.offset(ref) + Long.bitCount(bm & below(q - 1))] = value;
+            }
+            return 0;
+        }
+        boolean inLanes = hasLanes(meta);
+        long[] lc = inLanes ? leafVals.chunk(leaf) : null;
+        if (!inLanes && count == lines(meta) * LINE) {
             meta = growValues(leaf, meta, count); // before anything changes: it may run out of memory
         }
         // Algorithm 6 on lanes: a gap at r, else shift towards the nearest gap.
@@ -452,16 +595,26 @@ public final class CBSTree extends GappedTree {
             if (right != 0) {
                 gap = Long.numberOfTrailingZeros(right);
                 PackedLanes.shiftUp(kc, off, width, q, gap - q);
+                if (inLanes) {
+                    PackedLanes.shiftUp(lc, off, width, q, gap - q);
+                }
                 at = q;
             } else {
                 gap = highestBit(~bm & below(q));
                 PackedLanes.shiftDown(kc, off, width, gap + 1, q - 1 - gap);
+                if (inLanes) {
+                    PackedLanes.shiftDown(lc, off, width, gap + 1, q - 1 - gap);
+                }
                 at = q - 1;
             }
         }
         PackedLanes.set(kc, off, width, at, d);
         bm |= 1L << gap;
         ic[io + BITMAP] = bm;
+        if (inLanes) {
+            PackedLanes.set(lc, off, width, at, value - ic[io + V0]);
+            return 1;
+        }
         int ref = ref(meta);
         long[] vc = values.chunk(ref);
         int rank = values.offset(ref) + Long.bitCount(bm & below(at));
@@ -469,6 +622,30 @@ public final class CBSTree extends GappedTree {
         System.arraycopy(vc, rank, vc, rank + 1, end - rank);
         vc[rank] = value;
         return 1;
+    }
+
+    /**
+     * Moves a lane leaf's values into a packed block with room for {@code room} of them, keeping
+     * the keys where they are; returns the new info word. Allocates before it changes anything.
+     */
+    private long toPacked(int leaf, long meta, int room) {
+        int lines = linesFor(room);
+        values.reserve(lines, 0);
+        int ref = values.alloc(lines);
+        long[] ic = leafInfo.chunk(leaf);
+        int io = leafInfo.offset(leaf);
+        long v0 = ic[io + V0];
+        int width = width(meta);
+        long[] lc = leafVals.chunk(leaf);
+        int off = leafVals.offset(leaf);
+        long[] vc = values.chunk(ref);
+        int v = values.offset(ref);
+        for (long bits = ic[io + BITMAP]; bits != 0; bits &= bits - 1) {
+            vc[v++] = v0 + PackedLanes.get(lc, off, width, Long.numberOfTrailingZeros(bits));
+        }
+        long m = meta(ref, lines, width);
+        ic[io + META] = m;
+        return m;
     }
 
     /** Moves a leaf's {@code count} values to a block one line larger; returns the new info word. */
@@ -510,7 +687,15 @@ public final class CBSTree extends GappedTree {
         if (width != 0) {
             int lines = lines(meta);
             int ref = ref(meta);
-            if (lines < linesFor(m)) {
+            boolean inLanes = laneValues && lanesFit(newVals, 0, m, width);
+            if (inLanes) {
+                if (lines > 0) {
+                    values.reserve(0, 1);
+                    values.free(ref, lines);
+                }
+                ref = 0;
+                lines = 0;
+            } else if (lines < linesFor(m)) {
                 values.reserve(linesFor(m), 1);
                 ref = values.alloc(linesFor(m));
                 if (lines > 0) {
@@ -521,7 +706,7 @@ public final class CBSTree extends GappedTree {
             // A new smallest key (a descending run, typically): leave half the width's spare range
             // below it, so the next smaller keys fit without another re-encoding.
             long k0 = pos == 0 ? headroomBelow(newKeys[0], newKeys[m - 1], width) : newKeys[0];
-            writeLeaf(leaf, newKeys, newVals, 0, m, width, ref, lines, k0);
+            writeLeaf(leaf, newKeys, newVals, 0, m, width, inLanes, ref, lines, k0);
             structureChanges++;
             return true;
         }
@@ -554,7 +739,15 @@ public final class CBSTree extends GappedTree {
         for (long bits = ic[io + BITMAP]; bits != 0; bits &= bits - 1) {
             ks[n++] = k0 + laneScratch[Long.numberOfTrailingZeros(bits)];
         }
-        if (n > 0) {
+        if (hasLanes(meta)) {
+            long v0 = ic[io + V0];
+            long[] lc = leafVals.chunk(leaf);
+            int off = leafVals.offset(leaf);
+            int i = 0;
+            for (long bits = ic[io + BITMAP]; bits != 0; bits &= bits - 1) {
+                vs[i++] = v0 + PackedLanes.get(lc, off, width(meta), Long.numberOfTrailingZeros(bits));
+            }
+        } else if (n > 0) {
             int ref = ref(meta);
             System.arraycopy(values.chunk(ref), values.offset(ref), vs, 0, n);
         }
@@ -585,19 +778,21 @@ public final class CBSTree extends GappedTree {
         int half = count / 2;
         int wl = narrowestWidth(oldKeys, 0, half);
         int wr = narrowestWidth(oldKeys, half, count - half);
-        int ll = linesFor(half) + 1;
-        int lr = linesFor(count - half) + 1;
+        boolean lanesL = laneValues && lanesFit(oldVals, 0, half, wl);
+        boolean lanesR = laneValues && lanesFit(oldVals, half, count - half, wr);
+        int ll = lanesL ? 0 : linesFor(half) + 1;
+        int lr = lanesR ? 0 : linesFor(count - half) + 1;
         inner.reserveForSplit();
         growLeaves(leafIds.needed());
         values.reserve(ll + lr, 1);
         int right = allocLeaf();
-        int refL = values.alloc(ll);
-        int refR = values.alloc(lr);
+        int refL = lanesL ? 0 : values.alloc(ll);
+        int refR = lanesR ? 0 : values.alloc(lr);
         if (lines(meta) > 0) {
             values.free(ref(meta), lines(meta));
         }
-        writeLeaf(leaf, oldKeys, oldVals, 0, half, wl, refL, ll, oldKeys[0]);
-        writeLeaf(right, oldKeys, oldVals, half, count - half, wr, refR, lr, oldKeys[half]);
+        writeLeaf(leaf, oldKeys, oldVals, 0, half, wl, lanesL, refL, ll, oldKeys[0]);
+        writeLeaf(right, oldKeys, oldVals, half, count - half, wr, lanesR, refR, lr, oldKeys[half]);
         linkAfter(leaf, right);
         structureChanges++;
         inner.insertIntoParent(oldKeys[half], right);
@@ -606,16 +801,42 @@ public final class CBSTree extends GappedTree {
     /**
      * Writes {@code n} sorted entries into a leaf in lanes of {@code width} bits, spread evenly
      * (entry i at lane {@code i * lanes / n}), gaps holding the next difference, and their values
-     * packed into block {@code ref} of {@code lines} lines. Keeps the chain links.
+     * as lanes ({@code inLanes}, which {@link #lanesFit}) or packed into block {@code ref} of
+     * {@code lines} lines. Keeps the chain links.
      */
-    private void writeLeaf(int leaf, long[] ks, long[] vs, int from, int n, int width, int ref, int lines, long k0) {
+    private void writeLeaf(int leaf, long[] ks, long[] vs, int from, int n, int width, boolean inLanes, int ref,
+            int lines, long k0) {
         int lanes = lanes(width);
         for (int i = 0; i < n; i++) {
             lanesOut[i] = (int) ((long) i * lanes / n);
         }
         fillLeaf(leaf, ks, from, n, width, lanesOut, k0);
-        System.arraycopy(vs, from, values.chunk(ref), values.offset(ref), n);
-        leafInfo.chunk(leaf)[leafInfo.offset(leaf) + META] = meta(ref, lines, width);
+        writeValues(leaf, vs, from, n, width, lanesOut, inLanes, ref, lines);
+    }
+
+    /** Writes a leaf's values {@code vs[from, from+n)}, at lanes {@code at}, and its info word. */
+    private void writeValues(int leaf, long[] vs, int from, int n, int width, int[] at, boolean inLanes, int ref,
+            int lines) {
+        long[] ic = leafInfo.chunk(leaf);
+        int io = leafInfo.offset(leaf);
+        if (inLanes) {
+            long v0 = vs == null ? 0 : laneBase(vs, from, n, width);
+            long[] lanes = laneScratch;
+            Arrays.fill(lanes, 0, lanes(width), 0);
+            for (int i = 0; vs != null && i < n; i++) {
+                lanes[at[i]] = vs[from + i] - v0;
+            }
+            PackedLanes.pack(lanes, leafVals.chunk(leaf), leafVals.offset(leaf), width);
+            ic[io + V0] = v0;
+            ic[io + META] = laneMeta(width);
+        } else {
+            if (vs != null) {
+                System.arraycopy(vs, from, values.chunk(ref), values.offset(ref), n);
+            } else {
+                Arrays.fill(values.chunk(ref), values.offset(ref), values.offset(ref) + lines * LINE, 0);
+            }
+            ic[io + META] = meta(ref, lines, width);
+        }
     }
 
     /** Writes keys {@code ks[from, from+n)} at lanes {@code at[0, n)} (ascending), k0, bitmap and gaps. */
@@ -665,13 +886,15 @@ public final class CBSTree extends GappedTree {
         int off = leafKeys.offset(leaf);
         long bm = ic[io + BITMAP];
         int count = Long.bitCount(bm);
-        // Values above move down over the deleted one.
-        int ref = ref(meta);
-        long[] vc = values.chunk(ref);
-        int rank = values.offset(ref) + Long.bitCount(bm & below(p));
-        int end = values.offset(ref) + count;
-        System.arraycopy(vc, rank + 1, vc, rank, end - rank - 1);
-        vc[end - 1] = 0;
+        if (!hasLanes(meta)) { // a lane value simply stays behind in what becomes a gap
+            // Values above move down over the deleted one.
+            int ref = ref(meta);
+            long[] vc = values.chunk(ref);
+            int rank = values.offset(ref) + Long.bitCount(bm & below(p));
+            int end = values.offset(ref) + count;
+            System.arraycopy(vc, rank + 1, vc, rank, end - rank - 1);
+            vc[end - 1] = 0;
+        }
         // Algorithm 5: the slot and the gaps before it take the next used difference, or MAXD.
         bm &= ~(1L << p);
         long above = bitsFrom(bm, p + 1);
@@ -716,7 +939,8 @@ public final class CBSTree extends GappedTree {
     @Override
     public long memoryBytes() {
         return 16 + 8L * 16 // this object's header and fields, roughly
-                + leafKeys.bytes() + leafInfo.bytes() + values.bytes() + inner.bytes()
+                + leafKeys.bytes() + leafInfo.bytes() + (leafVals == null ? 0 : leafVals.bytes()) + values.bytes()
+                + inner.bytes()
                 + leafIds.bytes() + 4 * (16 + 8L * MAX_ENTRIES) + 16 + 4L * lanesOut.length + 16 + 8L * MAX_LANES
                 + 16 + 4L * batchNodes.length;
     }
@@ -740,7 +964,7 @@ public final class CBSTree extends GappedTree {
      * @throws IllegalArgumentException on bad input; nothing is built
      */
     public static CBSTree bulkLoad(long[] keys, long[] vals, double leafFill) {
-        CBSTree t = new CBSTree();
+        CBSTree t = new CBSTree(laneValuesPay(keys, vals, leafFill));
         int n = t.acceptBulk(keys, vals, leafFill);
         if (n == 0) {
             return t;
@@ -754,32 +978,57 @@ public final class CBSTree extends GappedTree {
         return t;
     }
 
+    /**
+     * Whether value lanes pay for a bulk load: they do when at least 3/4 of its leaves' values
+     * fit them (with no values, all do); otherwise the tree leaves them out and saves their 128
+     * bytes a leaf. One extra pass over the leaf boundaries. Bad input gives {@code true}: the
+     * bulk load rejects it next.
+     */
+    static boolean laneValuesPay(long[] keys, long[] vals, double leafFill) {
+        if (vals == null || keys == null || vals.length != keys.length || !(leafFill >= 0.5 && leafFill <= 1.0)) {
+            return true;
+        }
+        int n = keys.length > 0 && keys[keys.length - 1] == MAXKEY ? keys.length - 1 : keys.length;
+        int[] at = new int[MAX_LANES];
+        long leaves = 0;
+        long fit = 0;
+        for (int i = 0; i < n; ) {
+            long extent = leafExtent(keys, i, n, leafFill, at);
+            int placed = (int) (extent >>> 8);
+            leaves++;
+            fit += lanesFit(vals, i, placed, (int) extent & 0xFF) ? 1 : 0;
+            i += placed;
+        }
+        return fit * 4 >= leaves * 3;
+    }
+
+    /**
+     * The bulk load's next leaf from key {@code i} (section 5): {@code leafFill} of 64 lanes of
+     * 16 bits if their span allows, else of 32 lanes of 32 bits, else of 16 plain keys. Fills
+     * {@code at} with their lanes; returns {@code placed << 8 | width}.
+     */
+    private static long leafExtent(long[] keys, int i, int n, double leafFill, int[] at) {
+        for (int w = 16; ; w <<= 1) {
+            int placed = place(keys, i, n, lanes(w), leafFill, at);
+            if (w == 64 || Long.compareUnsigned(keys[i + placed - 1] - keys[i], maxD(w)) < 0) {
+                return (long) placed << 8 | w;
+            }
+        }
+    }
+
     private int loadLeaves(long[] keys, long[] vals, int n, double leafFill, int[] ids, long[] mins) {
         int leaves = 0;
         int prev = NONE;
         int i = 0;
         while (i < n) {
-            int width = 0;
-            int placed = 0;
-            for (int w = 16; w <= 64; w <<= 1) {
-                placed = place(keys, i, n, lanes(w), leafFill, lanesOut);
-                if (w == 64 || Long.compareUnsigned(keys[i + placed - 1] - keys[i], maxD(w)) < 0) {
-                    width = w;
-                    break;
-                }
-            }
+            long extent = leafExtent(keys, i, n, leafFill, lanesOut);
+            int placed = (int) (extent >>> 8);
+            int width = (int) extent & 0xFF;
             int leaf = leaves == 0 ? inner.root : allocLeaf();
             fillLeaf(leaf, keys, i, placed, width, lanesOut, keys[i]);
-            int lines = linesFor(placed);
-            int ref = values.alloc(lines);
-            long[] vc = values.chunk(ref);
-            int vo = values.offset(ref);
-            if (vals != null) {
-                System.arraycopy(vals, i, vc, vo, placed);
-            } else {
-                Arrays.fill(vc, vo, vo + lines * LINE, 0);
-            }
-            leafInfo.chunk(leaf)[leafInfo.offset(leaf) + META] = meta(ref, lines, width);
+            boolean inLanes = laneValues && (vals == null || lanesFit(vals, i, placed, width));
+            int lines = inLanes ? 0 : linesFor(placed);
+            writeValues(leaf, vals, i, placed, width, lanesOut, inLanes, inLanes ? 0 : values.alloc(lines), lines);
             setLinks(leaf, NONE, prev);
             if (prev != NONE) {
                 setLeafNext(prev, leaf);

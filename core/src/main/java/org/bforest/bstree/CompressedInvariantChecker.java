@@ -14,7 +14,8 @@ import org.bforest.storage.LongBlockHeap;
  * leaf's {@code k0} is {@code Long.MIN_VALUE}); the bitmap names only lanes that exist; used lanes
  * strictly ascend and are below the padding value {@code MAXD}; a gap holds the next used lane, or
  * {@code MAXD}; every decoded key lies within the leaf's separators (so no key is below
- * {@code k0}); the value block has room for every key. Storage: value blocks of live leaves and
+ * {@code k0}); a leaf with value lanes (only in a tree that has them) has no value block, any
+ * other's value block has room for every key. Storage: value blocks of live leaves and
  * free blocks never overlap, lie below the heap's top, and add up to the lines in use.
  */
 final class CompressedInvariantChecker extends TreeChecker {
@@ -92,6 +93,15 @@ final class CompressedInvariantChecker extends TreeChecker {
         }
         int count = Long.bitCount(bm);
         int lines = CBSTree.lines(meta);
+        if (CBSTree.hasLanes(meta)) {
+            if (!t.laneValues) {
+                fail(name + ": value lanes in a tree without them");
+            }
+            if (lines != 0 || CBSTree.ref(meta) != 0) {
+                fail(name + ": value lanes and a value block of " + lines + " lines");
+            }
+            return count;
+        }
         if (lines > LongBlockHeap.MAX_LINES || (long) lines * LongBlockHeap.LINE < count) {
             fail(name + ": " + count + " keys but a value block of " + lines + " lines");
         }

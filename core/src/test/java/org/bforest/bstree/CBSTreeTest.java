@@ -167,10 +167,153 @@ class CBSTreeTest {
         }
     }
 
+    // ---- value lanes ------------------------------------------------------------------------
+
+    private static long[] complements(long[] keys) {
+        long[] v = new long[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            v[i] = ~keys[i];
+        }
+        return v;
+    }
+
+    @Test
+    void valuesThatGrowWithTheKeyAreLanesAndWildOnesArePacked() {
+        long[] keys = walk(7, 3, 4_800_000); // enough leaves that whole 1 MiB chunks do not dominate
+        long[] values = complements(keys);
+        CBSTree lanes = CBSTree.bulkLoad(keys, values, 0.75);
+        assertHolds(lanes, keys, values);
+        assertTrue(lanes.hasValueLanes());
+        assertEquals(lanes.leafNodes(), lanes.leavesWithValueLanes());
+        assertEquals(0, lanes.values.linesInUse(), "no packed value blocks");
+        // 16-bit keys and values and a 64-byte info record: 320 bytes for 48 keys.
+        assertTrue(lanes.memoryBytes() < 7.5 * keys.length, lanes.memoryBytes() + " bytes");
+
+        long[] wild = new SplittableRandom(3).longs(keys.length).toArray();
+        CBSTree packed = CBSTree.bulkLoad(keys, wild, 0.75);
+        assertHolds(packed, keys, wild);
+        assertFalse(packed.hasValueLanes(), "random values do not pay for lanes");
+        assertEquals(0, packed.leavesWithValueLanes());
+        assertEquals(null, packed.leafVals);
+        assertTrue(packed.memoryBytes() < lanes.memoryBytes() + 8L * keys.length);
+    }
+
+    @Test
+    void aWildValueMovesOnlyItsLeafOutOfLanesAndARewriteBringsItBack() {
+        long[] keys = walk(1_000, 10, 4_800); // 100 leaves of 48 keys at 16 bits
+        long[] values = complements(keys);
+        CBSTree t = CBSTree.bulkLoad(keys, values, 0.75);
+        assertEquals(100, t.leavesWithValueLanes());
+        // Replace a value with one far outside the leaf's range: that leaf alone becomes packed.
+        assertFalse(t.put(keys[100], Long.MIN_VALUE));
+        values[100] = Long.MIN_VALUE;
+        assertHolds(t, keys, values);
+        assertEquals(99, t.leavesWithValueLanes());
+        // A new key with a wild value in another leaf: packed too, its neighbours keep their values.
+        long k = keys[1_000] + 1;
+        assertTrue(t.put(k, Long.MAX_VALUE));
+        assertEquals(98, t.leavesWithValueLanes());
+        assertEquals(Long.MAX_VALUE, t.get(k, 0));
+        assertTrue(t.remove(k));
+        assertHolds(t, keys, values);
+        // A value that fits the headroom below v0 stays in lanes.
+        assertFalse(t.put(keys[2_000], values[2_000] - 1_000));
+        values[2_000] -= 1_000;
+        assertEquals(98, t.leavesWithValueLanes());
+        // The packed leaf of keys[96..143] gets its key-like value back, then 17 more keys: full,
+        // it splits, and both halves are rewritten with values that fit lanes again.
+        assertFalse(t.put(keys[100], ~keys[100]));
+        values[100] = ~keys[100];
+        assertFalse(CBSTree.hasLanes(t.leafMeta(t.inner.findLeaf(keys[100]))));
+        for (int i = 96; i < 96 + 17; i++) {
+            assertTrue(t.put(keys[i] + 1, ~(keys[i] + 1)));
+        }
+        assertTrue(CBSTree.hasLanes(t.leafMeta(t.inner.findLeaf(keys[96]))));
+        assertTrue(CBSTree.hasLanes(t.leafMeta(t.inner.findLeaf(keys[143]))));
+        assertEquals(~(keys[100] + 1), t.get(keys[100] + 1, 0));
+        for (int i = 96; i < 96 + 17; i++) {
+            assertTrue(t.remove(keys[i] + 1));
+        }
+        assertHolds(t, keys, values);
+        for (long key : keys) {
+            assertTrue(t.remove(key));
+        }
+        t.checkInvariants();
+        assertEquals(0, t.values.linesInUse(), "every packed block was freed");
+    }
+
+    @Test
+    void valueLanesFollowTheirKeysThroughShiftsSplitsAndDeletesInEveryWidth() {
+        for (long step : new long[] {1, 3, 100_000, 1L << 36}) {
+            SplittableRandom r = new SplittableRandom(step);
+            TreeMap<Long, Long> model = new TreeMap<>();
+            CBSTree t = new CBSTree();
+            for (int i = 0; i < 20_000; i++) {
+                long k = r.nextInt(4_000) * step;
+                if (r.nextInt(3) == 0) {
+                    assertEquals(model.remove(k) != null, t.remove(k));
+                } else {
+                    long v = k / step * 5 + r.nextInt(3); // grows with the key: fits lanes
+                    assertEquals(model.put(k, v) == null, t.put(k, v));
+                }
+            }
+            t.checkInvariants();
+            assertEquals(model.size(), t.size());
+            model.forEach((k, v) -> assertEquals(v, t.get(k, 0)));
+            assertEquals(t.leafNodes(), t.leavesWithValueLanes(), "step " + step);
+            long[] ks = model.keySet().stream().mapToLong(Long::longValue).toArray();
+            long[] seen = new long[ks.length];
+            int[] n = {0};
+            t.rangeVisit(Long.MIN_VALUE, Long.MAX_VALUE, (key, value) -> {
+                assertEquals(model.get(key), value);
+                seen[n[0]++] = key;
+            });
+            assertEquals(ks.length, n[0]);
+        }
+    }
+
+    @Test
+    void ascendingInsertsOfDescendingValuesStayInLanes() {
+        CBSTree t = new CBSTree();
+        for (long k = 0; k < 50_000; k++) {
+            assertTrue(t.put(k, ~k));
+        }
+        t.checkInvariants();
+        assertEquals(t.leafNodes(), t.leavesWithValueLanes());
+        for (long k = 0; k < 50_000; k += 97) {
+            assertEquals(~k, t.get(k, 0));
+        }
+    }
+
+    @Test
+    void laneBaseLeavesHeadroomAndNeverWraps() {
+        long[][] cases = {{Long.MIN_VALUE, Long.MIN_VALUE + 5}, {Long.MAX_VALUE - 5, Long.MAX_VALUE}, {-1, 0, 1},
+            {0, 65_534}, {0, 65_535}, {5, 4_294_967_300L}};
+        for (long[] vs : cases) {
+            for (int width : new int[] {16, 32, 64}) {
+                long span = vs[vs.length - 1] - vs[0];
+                boolean fits = width == 64 || Long.compareUnsigned(span, CBSTree.maxD(width)) <= 0;
+                assertEquals(fits, CBSTree.lanesFit(vs, 0, vs.length, width), java.util.Arrays.toString(vs) + " " + width);
+                if (fits) {
+                    long v0 = CBSTree.laneBase(vs, 0, vs.length, width);
+                    for (long v : vs) {
+                        assertTrue(CBSTree.fitsLane(v, v0, width), v + " above " + v0 + " at " + width);
+                    }
+                    if (width < 64) {
+                        assertTrue(v0 <= vs[0], "v0 never wraps above the smallest value");
+                    }
+                }
+            }
+        }
+        assertFalse(CBSTree.lanesFit(new long[] {Long.MIN_VALUE, Long.MAX_VALUE}, 0, 2, 32));
+    }
+
     @Test
     void deletingEverythingFreesTheValueBlocks() {
         long[] keys = walk(0, 7, 20_000);
-        CBSTree t = CBSTree.bulkLoad(keys, valuesOf(keys), 0.75);
+        long[] values = new SplittableRandom(5).longs(keys.length).toArray(); // too wild for value lanes
+        CBSTree t = CBSTree.bulkLoad(keys, values, 0.75);
+        assertFalse(t.hasValueLanes());
         long loadedLines = t.values.linesInUse();
         assertTrue(loadedLines >= 20_000 / 8, loadedLines + " lines");
         for (long k : keys) {

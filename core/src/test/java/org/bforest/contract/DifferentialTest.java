@@ -156,6 +156,7 @@ class DifferentialTest {
 
         // phases
         long phaseLeft;
+        boolean keyLikeValues; // see value(key)
         int target;
 
         // the current operation, for failure messages
@@ -229,6 +230,7 @@ class DifferentialTest {
 
         void setUp() {
             SplittableRandom r = random;
+            keyLikeValues = r.nextBoolean();
             switch (mode) {
                 case UNIFORM -> {
                 }
@@ -256,7 +258,7 @@ class DifferentialTest {
                         System.arraycopy(universe, from, keys, 0, n);
                         long[] values = new long[n];
                         for (int i = 0; i < n; i++) {
-                            values[i] = value();
+                            values[i] = value(keys[i]);
                             model.put(keys[i], values[i]);
                         }
                         op = "bulk load of %d sorted lane-width keys";
@@ -280,7 +282,7 @@ class DifferentialTest {
                     boolean withValues = r.nextBoolean();
                     long[] values = withValues ? new long[n] : null;
                     for (int i = 0; i < n; i++) {
-                        long v = withValues ? value() : 0;
+                        long v = withValues ? value(keys[i]) : 0;
                         if (withValues) {
                             values[i] = v;
                         }
@@ -304,6 +306,7 @@ class DifferentialTest {
 
         void newPhase() {
             SplittableRandom r = random;
+            keyLikeValues = r.nextBoolean();
             phaseLeft = 2_000 + r.nextInt(SOAK ? 200_000 : 40_000);
             int cap = maxSize;
             if (mode == Mode.SMALL_RANGE) {
@@ -454,6 +457,18 @@ class DifferentialTest {
             };
         }
 
+        /**
+         * A value for {@code key}: in half of the runs mostly one that grows with the key (as row
+         * ids do), so the compressed tree keeps its values as lanes, now and then a wild one that
+         * forces a leaf out of them; otherwise {@link #value()}.
+         */
+        long value(long key) {
+            if (keyLikeValues && random.nextInt(256) != 0) {
+                return ~key + random.nextInt(4);
+            }
+            return value();
+        }
+
         long value() {
             return switch (random.nextInt(16)) {
                 case 0 -> Long.MIN_VALUE;
@@ -533,7 +548,7 @@ class DifferentialTest {
         }
 
         void put(long key) {
-            long v = value();
+            long v = value(key);
             describe("put(%d, %d)", key, v);
             boolean fresh = model.put(key, v) == null;
             expect(fresh, index.put(key, v), fresh ? "put of a new key returns true" : "put of an existing key returns false");
@@ -816,7 +831,7 @@ class DifferentialTest {
                 return;
             }
             long key = existingKey();
-            long v = value();
+            long v = value(key);
             describe("cursor at %d, then put(%1$d, %2$d) replacing the value, then a key added or removed", key, v);
             LongCursor cur = index.cursor(key);
             expect(key, cur.key(), "cursor key");
