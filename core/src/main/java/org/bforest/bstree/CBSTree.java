@@ -981,8 +981,9 @@ public final class CBSTree extends GappedTree {
     /**
      * Whether value lanes pay for a bulk load: they do when at least 3/4 of its leaves' values
      * fit them (with no values, all do); otherwise the tree leaves them out and saves their 128
-     * bytes a leaf. One extra pass over the leaf boundaries. Bad input gives {@code true}: the
-     * bulk load rejects it next.
+     * bytes a leaf. It looks at up to {@value #LANE_SAMPLES} leaves spread evenly over the keys
+     * (every leaf of a smaller load), each laid out as the bulk load would from that key. Bad
+     * input gives {@code true}: the bulk load rejects it next.
      */
     static boolean laneValuesPay(long[] keys, long[] vals, double leafFill) {
         if (vals == null || keys == null || vals.length != keys.length || !(leafFill >= 0.5 && leafFill <= 1.0)) {
@@ -990,6 +991,7 @@ public final class CBSTree extends GappedTree {
         }
         int n = keys.length > 0 && keys[keys.length - 1] == MAXKEY ? keys.length - 1 : keys.length;
         int[] at = new int[MAX_LANES];
+        int stride = Math.max(1, n / LANE_SAMPLES);
         long leaves = 0;
         long fit = 0;
         for (int i = 0; i < n; ) {
@@ -997,10 +999,13 @@ public final class CBSTree extends GappedTree {
             int placed = (int) (extent >>> 8);
             leaves++;
             fit += lanesFit(vals, i, placed, (int) extent & 0xFF) ? 1 : 0;
-            i += placed;
+            i += Math.max(placed, Math.min(stride, n - i));
         }
         return fit * 4 >= leaves * 3;
     }
+
+    /** Leaves {@link #laneValuesPay} looks at, at most. */
+    static final int LANE_SAMPLES = 4096;
 
     /**
      * The bulk load's next leaf from key {@code i} (section 5): {@code leafFill} of 64 lanes of

@@ -199,6 +199,32 @@ class CBSTreeTest {
     }
 
     @Test
+    void theBulkLoadGivesValueLanesWhenThreeQuartersOfItsLeavesFitThem() {
+        for (int keysCount : new int[] {48 * 1_000, 48 * 20_000}) { // every leaf, then a sample
+            long[] keys = walk(0, 3, keysCount);
+            for (double fitting : new double[] {0.9, 0.5}) {
+                long[] values = complements(keys);
+                SplittableRandom r = new SplittableRandom(9);
+                for (int i = (int) (fitting * keys.length); i < keys.length; i++) {
+                    values[i] = r.nextLong();
+                }
+                boolean expected = fitting > 0.75;
+                assertEquals(expected, CBSTree.laneValuesPay(keys, values, 0.75), keysCount + " keys, " + fitting);
+                CBSTree t = CBSTree.bulkLoad(keys, values, 0.75);
+                assertEquals(expected, t.hasValueLanes());
+                if (expected) {
+                    assertEquals(t.leafNodes() * fitting, t.leavesWithValueLanes(), t.leafNodes() * 0.01);
+                }
+                t.checkInvariants();
+                for (int i = 0; i < keys.length; i += 7) {
+                    assertEquals(values[i], t.get(keys[i], 0));
+                }
+            }
+        }
+        assertTrue(CBSTree.laneValuesPay(walk(0, 3, 1_000), null, 0.75), "no values: zeros, which fit");
+    }
+
+    @Test
     void aWildValueMovesOnlyItsLeafOutOfLanesAndARewriteBringsItBack() {
         long[] keys = walk(1_000, 10, 4_800); // 100 leaves of 48 keys at 16 bits
         long[] values = complements(keys);
