@@ -5,6 +5,7 @@ import org.bforest.BSTreeIndex;
 import org.bforest.LongIndex;
 import org.bforest.bench.workloads.Op;
 import org.bforest.bench.workloads.Operations;
+import org.bforest.bstree.CBSTree;
 
 /**
  * A bforest structure through the primitive {@link LongIndex} API: bulk-loaded by its factory,
@@ -62,8 +63,12 @@ class LongIndexAdapter implements IndexAdapter {
     @Override
     public String describeBuilt() {
         if (index instanceof BSTreeIndex t) {
+            String lanes = t instanceof CBSTree c
+                    ? (c.hasValueLanes() ? ", values as lanes in " + c.leavesWithValueLanes() + " leaves"
+                            : ", values packed (they do not fit lanes)")
+                    : "";
             return "built a " + (t.isCompressed() ? "compressed BS-tree (CBS-tree)" : "plain BS-tree") + ", "
-                    + t.leafNodes() + " leaves, " + t.innerNodes() + " inner nodes, height " + t.height();
+                    + t.leafNodes() + " leaves" + lanes + ", " + t.innerNodes() + " inner nodes, height " + t.height();
         }
         return null;
     }
