@@ -15,22 +15,24 @@ import org.bforest.storage.LongNodeArray;
  * lanes ({@link NodeSearch#succGTPacked}). Single-threaded.
  *
  * <h2>Leaves</h2>
+ * A leaf is one record in {@code leaves}: its key block, its value lanes (in a tree with value
+ * lanes) and its info, in that order, so a look-up's loads all go to one place.
  * <ul>
- * <li>{@code leafKeys}: the 16-long key block, read as lanes of the leaf's width
+ * <li>keys: the 16-long key block, read as lanes of the leaf's width
  *     ({@link PackedLanes}). Lane {@code i} holds {@code key - k0} (unsigned), where {@code k0} is
  *     the leaf's reference key. Gaps hold the next used difference, or the width's all-ones value
  *     ({@code MAXD}, never a used difference) when none follows, so the lanes ascend and the
  *     branch-free search and the rules of the plain BS-tree carry over unchanged.</li>
- * <li>{@code leafInfo}: {@code k0}, the 64-bit slot bitmap, the chain ({@code next << 32 |
- *     prev}), a word {@code valueRef << 32 | valueLines << 8 | LANE_VALUES | width} and, in a tree
- *     with value lanes, the values' reference {@code v0}: 4 longs a leaf, or 8 (one cache line).</li>
+ * <li>info: {@code k0}, the 64-bit slot bitmap, the chain ({@code next << 32 | prev}), a word
+ *     {@code valueRef << 32 | valueLines << 8 | LANE_VALUES | width} and, in a tree with value
+ *     lanes, the values' reference {@code v0}: 4 longs, or 5.</li>
  * <li>values, in one of two forms per leaf. This is where the CBS-tree departs from the paper,
  *     whose trees hold keys only: a map's values are 8 bytes a key that no key compression
  *     shrinks, and stored slot-aligned they would cost a 64-slot leaf 512 bytes for its 48 keys.
  *     <ul>
  *     <li><b>Value lanes</b> ({@code LANE_VALUES} set): when the leaf's values, less {@code v0},
- *         fit lanes of the keys' width, they are stored as such lanes in {@code leafVals}, a
- *         second 1024-bit block at the leaf's own offset, slot-aligned with the keys. Its lines
+ *         fit lanes of the keys' width, they are stored as such lanes in a second 1024-bit
+ *         block right after the keys, slot-aligned with them. Its lines
  *         are then known from the leaf id alone and load with the keys (one miss, like the plain
  *         tree), and a dense leaf's 48 values take 128 bytes. Row ids, offsets and other values
  *         that grow with the key compress this way; a 64-bit leaf's values always do.</li>
@@ -43,8 +45,8 @@ import org.bforest.storage.LongNodeArray;
  *     A lane leaf given a value that does not fit becomes packed, in place; a leaf becomes a lane
  *     leaf again when it is rewritten (re-encoded, split) with values that fit. The bulk load
  *     gives the tree value lanes when most leaves' values fit ({@link #laneValuesPay}); without
- *     them, {@code leafVals} is not allocated and the info record is 4 longs, so random values
- *     cost nothing extra. An empty tree has them.</li>
+ *     them, a leaf record has no value block (20 longs, not 37), so random values cost nothing
+ *     extra. An empty tree has them.</li>
  * </ul>
  * A 64-bit leaf stores its keys uncompressed: its {@code k0} is {@code Long.MIN_VALUE}, so a lane
  * is the key with its sign bit flipped and any key fits. A 16- or 32-bit leaf's {@code k0} is its
@@ -75,17 +77,28 @@ public final class CBSTree extends GappedTree {
     static final int META = 3;
     /** The values' reference in a lane leaf (info records of 8 longs only). */
     static final int V0 = 4;
-    /** META flag: the leaf's values are lanes in {@code leafVals}, else packed in {@code values}. */
+    /** META flag: the leaf's values are lanes in its record, else packed in {@code values}. */
     static final long LANE_VALUES = 1L << 7;
 
     private static final int LINE = LongBlockHeap.LINE;
     /** Entries a leaf can hold at most (64 lanes of 16 bits) plus a new one. */
     private static final int MAX_ENTRIES = MAX_LANES + 1;
 
-    LongNodeArray leafKeys;
-    LongNodeArray leafInfo;
-    /** Value lanes, same offsets as {@code leafKeys}; null in a tree without them. */
-    LongNodeArray leafVals;
+    /** Offset of the value lanes in a leaf record (trees with value lanes). */
+    static final int VALS = Slots.N;
+    /** Longs of the info part of a leaf record: {@code K0 .. META}, and {@code V0} with value lanes. */
+    private static final int INFO_LONGS = 4;
+    private static final int INFO_LONGS_LANES = 5;
+
+    /**
+     * The leaves, one record each: the key block, then (with value lanes) the value lanes, then
+     * the info. One record, not an array per part: a look-up then touches one region of memory,
+     * not three, and on this VM every further region cost measurably more than further lines of
+     * the same one (docs/BENCHMARKS.md, "one record per leaf").
+     */
+    LongNodeArray leaves;
+    /** Offset of the info part in a leaf record: after the keys, or after the value lanes. */
+    final int infoOffset;
     LongBlockHeap values;
     /** Whether leaves may hold their values as lanes (fixed when the tree is made). */
     final boolean laneValues;
@@ -111,13 +124,12 @@ public final class CBSTree extends GappedTree {
     CBSTree(boolean laneValues) {
         super("CBS-tree");
         this.laneValues = laneValues;
+        this.infoOffset = laneValues ? VALS + Slots.N : Slots.N;
         init();
     }
 
     private void init() {
-        leafKeys = new LongNodeArray(Slots.N, 1);
-        leafInfo = new LongNodeArray(laneValues ? 8 : 4, 1);
-        leafVals = laneValues ? new LongNodeArray(Slots.N, 1) : null;
+        leaves = LongNodeArray.smallChunks(infoOffset + (laneValues ? INFO_LONGS_LANES : INFO_LONGS), 1);
         values = new LongBlockHeap();
         leafIds.reset();
         int root = allocLeaf();
@@ -216,12 +228,27 @@ public final class CBSTree extends GappedTree {
 
     // ---- leaf accessors -------------------------------------------------------------------------
 
+    /** Where a leaf's key lanes start in {@code leaves.chunk(leaf)}. */
+    int keysAt(int leaf) {
+        return leaves.offset(leaf);
+    }
+
+    /** Where a leaf's value lanes start in {@code leaves.chunk(leaf)} (trees with value lanes). */
+    int valsAt(int leaf) {
+        return leaves.offset(leaf) + VALS;
+    }
+
+    /** Where a leaf's info ({@link #K0} ...) starts in {@code leaves.chunk(leaf)}. */
+    int infoAt(int leaf) {
+        return leaves.offset(leaf) + infoOffset;
+    }
+
     long leafMeta(int leaf) {
-        return leafInfo.chunk(leaf)[leafInfo.offset(leaf) + META];
+        return leaves.chunk(leaf)[infoAt(leaf) + META];
     }
 
     long leafK0(int leaf) {
-        return leafInfo.chunk(leaf)[leafInfo.offset(leaf) + K0];
+        return leaves.chunk(leaf)[infoAt(leaf) + K0];
     }
 
     /** The width of a leaf's key lanes: 16, 32 or 64. */
@@ -231,21 +258,21 @@ public final class CBSTree extends GappedTree {
 
     @Override
     long leafBitmap(int leaf) {
-        return leafInfo.chunk(leaf)[leafInfo.offset(leaf) + BITMAP];
+        return leaves.chunk(leaf)[infoAt(leaf) + BITMAP];
     }
 
     @Override
     int leafNext(int leaf) {
-        return (int) (leafInfo.chunk(leaf)[leafInfo.offset(leaf) + LINKS] >>> 32);
+        return (int) (leaves.chunk(leaf)[infoAt(leaf) + LINKS] >>> 32);
     }
 
     @Override
     int leafPrev(int leaf) {
-        return (int) leafInfo.chunk(leaf)[leafInfo.offset(leaf) + LINKS];
+        return (int) leaves.chunk(leaf)[infoAt(leaf) + LINKS];
     }
 
     private void setLinks(int leaf, int next, int prev) {
-        leafInfo.chunk(leaf)[leafInfo.offset(leaf) + LINKS] = (long) next << 32 | (prev & 0xFFFF_FFFFL);
+        leaves.chunk(leaf)[infoAt(leaf) + LINKS] = (long) next << 32 | (prev & 0xFFFF_FFFFL);
     }
 
     @Override
@@ -270,8 +297,8 @@ public final class CBSTree extends GappedTree {
 
     /** {@code succ>} or {@code succ>=} on a leaf's lanes, for keys below k0 or past the width too. */
     private int leafSucc(int leaf, long key, boolean greater) {
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
+        long[] ic = leaves.chunk(leaf);
+        int io = infoAt(leaf);
         long k0 = ic[io + K0];
         int width = width(ic[io + META]);
         if (key < k0) {
@@ -281,25 +308,25 @@ public final class CBSTree extends GappedTree {
         if (Long.compareUnsigned(d, maxD(width)) >= 0) {
             return lanes(width); // beyond every used lane
         }
-        long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
+        long[] kc = leaves.chunk(leaf);
+        int off = keysAt(leaf);
         return greater ? NodeSearch.succGTPacked(kc, off, width, d) : NodeSearch.succGEPacked(kc, off, width, d);
     }
 
     @Override
     long leafKey(int leaf, int slot) {
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
-        return ic[io + K0] + PackedLanes.get(leafKeys.chunk(leaf), leafKeys.offset(leaf), width(ic[io + META]), slot);
+        long[] ic = leaves.chunk(leaf);
+        int io = infoAt(leaf);
+        return ic[io + K0] + PackedLanes.get(leaves.chunk(leaf), keysAt(leaf), width(ic[io + META]), slot);
     }
 
     @Override
     long leafValue(int leaf, int slot) {
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
+        long[] ic = leaves.chunk(leaf);
+        int io = infoAt(leaf);
         long meta = ic[io + META];
         if (hasLanes(meta)) {
-            return ic[io + V0] + PackedLanes.get(leafVals.chunk(leaf), leafVals.offset(leaf), width(meta), slot);
+            return ic[io + V0] + PackedLanes.get(leaves.chunk(leaf), valsAt(leaf), width(meta), slot);
         }
         int ref = ref(meta);
         return values.chunk(ref)[values.offset(ref) + Long.bitCount(ic[io + BITMAP] & below(slot))];
@@ -307,20 +334,20 @@ public final class CBSTree extends GappedTree {
 
     @Override
     void visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
+        long[] ic = leaves.chunk(leaf);
+        int io = infoAt(leaf);
         long k0 = ic[io + K0];
         long meta = ic[io + META];
         int width = width(meta);
         int ref = ref(meta);
-        long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
+        long[] kc = leaves.chunk(leaf);
+        int off = keysAt(leaf);
         if (hasLanes(meta)) {
-            long[] lc = leafVals.chunk(leaf);
+            long[] lc = leaves.chunk(leaf);
             long v0 = ic[io + V0];
             for (; bits != 0; bits &= bits - 1) {
                 int slot = Long.numberOfTrailingZeros(bits);
-                visitor.visit(k0 + PackedLanes.get(kc, off, width, slot), v0 + PackedLanes.get(lc, off, width, slot));
+                visitor.visit(k0 + PackedLanes.get(kc, off, width, slot), v0 + PackedLanes.get(lc, off + VALS, width, slot));
                 modified(expectedModCount, modCount);
             }
             return;
@@ -341,11 +368,11 @@ public final class CBSTree extends GappedTree {
     private int allocLeaf() {
         growLeaves(leafIds.needed());
         int leaf = leafIds.next();
-        long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
+        long[] kc = leaves.chunk(leaf);
+        int off = keysAt(leaf);
         Arrays.fill(kc, off, off + Slots.N, -1L);
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
+        long[] ic = leaves.chunk(leaf);
+        int io = infoAt(leaf);
         ic[io + K0] = Long.MIN_VALUE;
         ic[io + BITMAP] = 0;
         ic[io + LINKS] = -1L; // next and prev NONE
@@ -357,8 +384,8 @@ public final class CBSTree extends GappedTree {
     }
 
     private void freeLeaf(int leaf) {
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
+        long[] ic = leaves.chunk(leaf);
+        int io = infoAt(leaf);
         ic[io + BITMAP] = 0;
         ic[io + META] = meta(0, 0, 64);
         leafIds.release(leaf);
@@ -368,12 +395,8 @@ public final class CBSTree extends GappedTree {
         return leafIds.freeIds();
     }
 
-    private void growLeaves(long leaves) {
-        leafKeys.ensureCapacity(leaves);
-        leafInfo.ensureCapacity(leaves);
-        if (leafVals != null) {
-            leafVals.ensureCapacity(leaves);
-        }
+    private void growLeaves(long count) {
+        leaves.ensureCapacity(count);
     }
 
     /** Leaves in use. */
@@ -438,41 +461,38 @@ public final class CBSTree extends GappedTree {
     }
 
     /**
-     * The value of {@code key} in {@code leaf}, or {@code absent}. Value lanes sit at the leaf's
-     * own offset, so their lines are requested with the keys' (see {@link InnerLevels#touch}) and
+     * The value of {@code key} in {@code leaf}, or {@code absent}. Keys, info and value lanes
+     * are one record, so their lines are requested together (see {@link InnerLevels#touch}) and
      * the look-up waits for one miss. A packed value's line is known only after the search (its
      * rank needs the bitmap): one more dependent miss (docs/BENCHMARKS.md measures both).
      */
     private long lookIn(int leaf, long key, long absent) {
-        long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
-        long[] lc = kc;
+        long[] c = leaves.chunk(leaf);
+        int off = keysAt(leaf);
+        int io = off + infoOffset;
         int t = 0;
         if (laneValues) {
             // Requested now, used only by the value read at the end: were t added to the
             // search's offset instead, the keys' load would wait for these lines.
-            lc = leafVals.chunk(leaf);
-            t = (int) ((lc[off] | lc[off + Slots.N / 2]) & InnerLevels.touch);
+            t = (int) ((c[off + VALS] | c[off + VALS + Slots.N / 2]) & InnerLevels.touch);
         }
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
-        long k0 = ic[io + K0];
-        long meta = ic[io + META];
+        long k0 = c[io + K0];
+        long meta = c[io + META];
         int width = width(meta);
         long d = key - k0;
         if (key < k0 || Long.compareUnsigned(d, maxD(width)) >= 0) {
             return absent;
         }
-        int q = NodeSearch.succGTPacked(kc, off, width, d);
+        int q = NodeSearch.succGTPacked(c, off, width, d);
         // The last slot of a run of equal lanes is the used one (gaps repeat the next used lane).
-        if (q == 0 || PackedLanes.get(kc, off, width, q - 1) != d) {
+        if (q == 0 || PackedLanes.get(c, off, width, q - 1) != d) {
             return absent;
         }
         if (hasLanes(meta)) {
-            return ic[io + V0] + PackedLanes.get(lc, off + t, width, q - 1);
+            return c[io + V0] + PackedLanes.get(c, off + VALS + t, width, q - 1);
         }
         int ref = ref(meta);
-        return values.chunk(ref)[values.offset(ref) + Long.bitCount(ic[io + BITMAP] & below(q - 1))];
+        return values.chunk(ref)[values.offset(ref) + Long.bitCount(c[io + BITMAP] & below(q - 1))];
     }
 
     @Override
@@ -495,15 +515,15 @@ public final class CBSTree extends GappedTree {
      * {@code k0}, or a difference its width cannot represent): then it is certainly absent.
      */
     private int succIn(int leaf, long key) {
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
+        long[] ic = leaves.chunk(leaf);
+        int io = infoAt(leaf);
         long k0 = ic[io + K0];
         int width = width(ic[io + META]);
         long d = key - k0;
         if (key < k0 || Long.compareUnsigned(d, maxD(width)) >= 0) {
             return -1;
         }
-        return NodeSearch.succGTPacked(leafKeys.chunk(leaf), leafKeys.offset(leaf), width, d);
+        return NodeSearch.succGTPacked(leaves.chunk(leaf), keysAt(leaf), width, d);
     }
 
     @Override
@@ -552,13 +572,13 @@ public final class CBSTree extends GappedTree {
         if (q < 0) {
             return 2;
         }
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
+        long[] ic = leaves.chunk(leaf);
+        int io = infoAt(leaf);
         long meta = ic[io + META];
         int width = width(meta);
         long d = key - ic[io + K0];
-        long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
+        long[] kc = leaves.chunk(leaf);
+        int off = keysAt(leaf);
         long bm = ic[io + BITMAP];
         int count = Long.bitCount(bm);
         boolean present = q != 0 && PackedLanes.get(kc, off, width, q - 1) == d;
@@ -571,7 +591,7 @@ public final class CBSTree extends GappedTree {
         }
         if (present) {
             if (hasLanes(meta)) {
-                PackedLanes.set(leafVals.chunk(leaf), off, width, q - 1, value - ic[io + V0]);
+                PackedLanes.set(kc, off + VALS, width, q - 1, value - ic[io + V0]);
             } else {
                 int ref = ref(meta);
                 values.chunk(ref)[values.offset(ref) + Long.bitCount(bm & below(q - 1))] = value;
@@ -579,7 +599,7 @@ public final class CBSTree extends GappedTree {
             return 0;
         }
         boolean inLanes = hasLanes(meta);
-        long[] lc = inLanes ? leafVals.chunk(leaf) : null;
+        long[] lc = inLanes ? leaves.chunk(leaf) : null;
         if (!inLanes && count == lines(meta) * LINE) {
             meta = growValues(leaf, meta, count); // before anything changes: it may run out of memory
         }
@@ -596,14 +616,14 @@ public final class CBSTree extends GappedTree {
                 gap = Long.numberOfTrailingZeros(right);
                 PackedLanes.shiftUp(kc, off, width, q, gap - q);
                 if (inLanes) {
-                    PackedLanes.shiftUp(lc, off, width, q, gap - q);
+                    PackedLanes.shiftUp(lc, off + VALS, width, q, gap - q);
                 }
                 at = q;
             } else {
                 gap = highestBit(~bm & below(q));
                 PackedLanes.shiftDown(kc, off, width, gap + 1, q - 1 - gap);
                 if (inLanes) {
-                    PackedLanes.shiftDown(lc, off, width, gap + 1, q - 1 - gap);
+                    PackedLanes.shiftDown(lc, off + VALS, width, gap + 1, q - 1 - gap);
                 }
                 at = q - 1;
             }
@@ -612,7 +632,7 @@ public final class CBSTree extends GappedTree {
         bm |= 1L << gap;
         ic[io + BITMAP] = bm;
         if (inLanes) {
-            PackedLanes.set(lc, off, width, at, value - ic[io + V0]);
+            PackedLanes.set(lc, off + VALS, width, at, value - ic[io + V0]);
             return 1;
         }
         int ref = ref(meta);
@@ -632,12 +652,12 @@ public final class CBSTree extends GappedTree {
         int lines = linesFor(room);
         values.reserve(lines, 0);
         int ref = values.alloc(lines);
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
+        long[] ic = leaves.chunk(leaf);
+        int io = infoAt(leaf);
         long v0 = ic[io + V0];
         int width = width(meta);
-        long[] lc = leafVals.chunk(leaf);
-        int off = leafVals.offset(leaf);
+        long[] lc = leaves.chunk(leaf);
+        int off = valsAt(leaf);
         long[] vc = values.chunk(ref);
         int v = values.offset(ref);
         for (long bits = ic[io + BITMAP]; bits != 0; bits &= bits - 1) {
@@ -659,7 +679,7 @@ public final class CBSTree extends GappedTree {
             values.free(old, lines);
         }
         long m = meta(ref, lines + 1, width(meta));
-        leafInfo.chunk(leaf)[leafInfo.offset(leaf) + META] = m;
+        leaves.chunk(leaf)[infoAt(leaf) + META] = m;
         return m;
     }
 
@@ -730,19 +750,19 @@ public final class CBSTree extends GappedTree {
 
     /** Copies a leaf's used keys and values out in key order; returns how many. */
     private int gather(int leaf, long[] ks, long[] vs) {
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
+        long[] ic = leaves.chunk(leaf);
+        int io = infoAt(leaf);
         long k0 = ic[io + K0];
         long meta = ic[io + META];
-        PackedLanes.unpack(leafKeys.chunk(leaf), leafKeys.offset(leaf), width(meta), laneScratch);
+        PackedLanes.unpack(leaves.chunk(leaf), keysAt(leaf), width(meta), laneScratch);
         int n = 0;
         for (long bits = ic[io + BITMAP]; bits != 0; bits &= bits - 1) {
             ks[n++] = k0 + laneScratch[Long.numberOfTrailingZeros(bits)];
         }
         if (hasLanes(meta)) {
             long v0 = ic[io + V0];
-            long[] lc = leafVals.chunk(leaf);
-            int off = leafVals.offset(leaf);
+            long[] lc = leaves.chunk(leaf);
+            int off = valsAt(leaf);
             int i = 0;
             for (long bits = ic[io + BITMAP]; bits != 0; bits &= bits - 1) {
                 vs[i++] = v0 + PackedLanes.get(lc, off, width(meta), Long.numberOfTrailingZeros(bits));
@@ -817,8 +837,8 @@ public final class CBSTree extends GappedTree {
     /** Writes a leaf's values {@code vs[from, from+n)}, at lanes {@code at}, and its info word. */
     private void writeValues(int leaf, long[] vs, int from, int n, int width, int[] at, boolean inLanes, int ref,
             int lines) {
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
+        long[] ic = leaves.chunk(leaf);
+        int io = infoAt(leaf);
         if (inLanes) {
             long v0 = vs == null ? 0 : laneBase(vs, from, n, width);
             long[] lanes = laneScratch;
@@ -826,7 +846,7 @@ public final class CBSTree extends GappedTree {
             for (int i = 0; vs != null && i < n; i++) {
                 lanes[at[i]] = vs[from + i] - v0;
             }
-            PackedLanes.pack(lanes, leafVals.chunk(leaf), leafVals.offset(leaf), width);
+            PackedLanes.pack(lanes, leaves.chunk(leaf), valsAt(leaf), width);
             ic[io + V0] = v0;
             ic[io + META] = laneMeta(width);
         } else {
@@ -858,9 +878,9 @@ public final class CBSTree extends GappedTree {
         for (; s >= 0; s--) {
             lanes[s] = next;
         }
-        PackedLanes.pack(lanes, leafKeys.chunk(leaf), leafKeys.offset(leaf), width);
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
+        PackedLanes.pack(lanes, leaves.chunk(leaf), keysAt(leaf), width);
+        long[] ic = leaves.chunk(leaf);
+        int io = infoAt(leaf);
         ic[io + K0] = k0;
         ic[io + BITMAP] = bm;
     }
@@ -878,12 +898,12 @@ public final class CBSTree extends GappedTree {
             return false;
         }
         reserveForRemoval();
-        long[] ic = leafInfo.chunk(leaf);
-        int io = leafInfo.offset(leaf);
+        long[] ic = leaves.chunk(leaf);
+        int io = infoAt(leaf);
         long meta = ic[io + META];
         int width = width(meta);
-        long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
+        long[] kc = leaves.chunk(leaf);
+        int off = keysAt(leaf);
         long bm = ic[io + BITMAP];
         int count = Long.bitCount(bm);
         if (!hasLanes(meta)) { // a lane value simply stays behind in what becomes a gap
@@ -939,7 +959,7 @@ public final class CBSTree extends GappedTree {
     @Override
     public long memoryBytes() {
         return 16 + 8L * 16 // this object's header and fields, roughly
-                + leafKeys.bytes() + leafInfo.bytes() + (leafVals == null ? 0 : leafVals.bytes()) + values.bytes()
+                + leaves.bytes() + values.bytes()
                 + inner.bytes()
                 + leafIds.bytes() + 4 * (16 + 8L * MAX_ENTRIES) + 16 + 4L * lanesOut.length + 16 + 8L * MAX_LANES
                 + 16 + 4L * batchNodes.length;

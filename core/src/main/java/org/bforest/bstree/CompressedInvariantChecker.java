@@ -45,8 +45,8 @@ final class CompressedInvariantChecker extends TreeChecker {
     @Override
     long checkLeaf(int leaf, long lo, boolean hasLo, long hi, boolean hasHi) {
         String name = "leaf " + leaf;
-        long[] ic = t.leafInfo.chunk(leaf);
-        int io = t.leafInfo.offset(leaf);
+        long[] ic = t.leaves.chunk(leaf);
+        int io = t.infoAt(leaf);
         long meta = ic[io + META];
         long k0 = ic[io + K0];
         long bm = ic[io + BITMAP];
@@ -62,8 +62,8 @@ final class CompressedInvariantChecker extends TreeChecker {
             fail(name + ": bitmap " + Long.toBinaryString(bm) + " uses lanes beyond " + lanes);
         }
         long maxD = CBSTree.maxD(width);
-        long[] kc = t.leafKeys.chunk(leaf);
-        int off = t.leafKeys.offset(leaf);
+        long[] kc = t.leaves.chunk(leaf);
+        int off = t.keysAt(leaf);
         long next = maxD;
         boolean seenUsed = false;
         for (int s = lanes - 1; s >= 0; s--) {
@@ -113,7 +113,7 @@ final class CompressedInvariantChecker extends TreeChecker {
 
     @Override
     void checkStorage() {
-        if (t.leafIds.count() > t.leafKeys.capacity()) {
+        if (t.leafIds.count() > t.leaves.capacity()) {
             fail("more leaves allocated than the storage holds");
         }
         long live = 0;

@@ -34,28 +34,64 @@ public final class LongNodeArray {
      */
     static final int PAD = 6;
 
+    /**
+     * The most bytes {@link #smallChunks} puts in one chunk: below half of G1's smallest region
+     * (1 MiB), so no chunk is ever a humongous object. A humongous object takes whole regions, and
+     * a chunk a little over a region's half or whole would leave the rest of its last region
+     * unused: real memory that the heap's "used" figure does not show.
+     */
+    static final int SMALL_CHUNK_BYTES = 512 * 1024 - 256;
+
     private final int stride;
+    private final int shift;
+    private final int mask;
     private long[][] chunks;
     private int capacity;
 
     /**
+     * Chunks of {@link #CHUNK_NODES} nodes.
+     *
      * @param stride       longs per node
      * @param initialNodes nodes the first chunk holds before it must grow (at least 1)
      */
     public LongNodeArray(int stride, int initialNodes) {
+        this(stride, initialNodes, CHUNK_SHIFT);
+    }
+
+    private LongNodeArray(int stride, int initialNodes, int shift) {
         this.stride = stride;
-        this.capacity = Math.max(1, Math.min(initialNodes, CHUNK_NODES));
+        this.shift = shift;
+        this.mask = (1 << shift) - 1;
+        this.capacity = Math.max(1, Math.min(initialNodes, 1 << shift));
         this.chunks = new long[][] {new long[PAD + capacity * stride]};
+    }
+
+    /**
+     * Storage for large nodes (records of several arrays' worth, such as a whole compressed leaf)
+     * in chunks of the most nodes, a power of two, that keep a chunk within
+     * {@link #SMALL_CHUNK_BYTES}: never a humongous object, so no region is left part-empty.
+     */
+    public static LongNodeArray smallChunks(int stride, int initialNodes) {
+        int s = CHUNK_SHIFT;
+        while (s > 0 && 8L * (PAD + ((long) stride << s)) + 16 > SMALL_CHUNK_BYTES) {
+            s--;
+        }
+        return new LongNodeArray(stride, initialNodes, s);
+    }
+
+    /** Nodes per chunk. */
+    public int chunkNodes() {
+        return 1 << shift;
     }
 
     /** The array that holds node {@code node}. */
     public long[] chunk(int node) {
-        return chunks[node >>> CHUNK_SHIFT];
+        return chunks[node >>> shift];
     }
 
     /** Where node {@code node} starts in its {@link #chunk(int)}. */
     public int offset(int node) {
-        return PAD + (node & CHUNK_MASK) * stride;
+        return PAD + (node & mask) * stride;
     }
 
     /** Nodes that fit without growing. */
@@ -68,21 +104,22 @@ public final class LongNodeArray {
         if (nodes <= capacity) {
             return;
         }
-        if (nodes > MAX_NODES) {
-            throw new IllegalStateException("index full: more than " + MAX_NODES + " nodes");
+        if (nodes > (Integer.MAX_VALUE & ~mask)) {
+            throw new IllegalStateException("index full: more than " + (Integer.MAX_VALUE & ~mask) + " nodes");
         }
-        if (capacity < CHUNK_NODES) {
-            int grown = (int) Math.min(CHUNK_NODES, Math.max(nodes, 2L * capacity));
+        int chunkNodes = 1 << shift;
+        if (capacity < chunkNodes) {
+            int grown = (int) Math.min(chunkNodes, Math.max(nodes, 2L * capacity));
             chunks[0] = Arrays.copyOf(chunks[0], PAD + grown * stride);
             capacity = grown;
         }
         while (capacity < nodes) {
-            int index = capacity >>> CHUNK_SHIFT;
+            int index = capacity >>> shift;
             if (index == chunks.length) {
                 chunks = Arrays.copyOf(chunks, chunks.length * 2);
             }
-            chunks[index] = new long[PAD + CHUNK_NODES * stride];
-            capacity += CHUNK_NODES;
+            chunks[index] = new long[PAD + chunkNodes * stride];
+            capacity += chunkNodes;
         }
     }
 

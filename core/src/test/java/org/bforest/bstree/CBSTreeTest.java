@@ -186,7 +186,7 @@ class CBSTreeTest {
         assertTrue(lanes.hasValueLanes());
         assertEquals(lanes.leafNodes(), lanes.leavesWithValueLanes());
         assertEquals(0, lanes.values.linesInUse(), "no packed value blocks");
-        // 16-bit keys and values and a 64-byte info record: 320 bytes for 48 keys.
+        // One record a leaf: 16-bit keys and values and a 40-byte info part, 296 bytes for 48 keys.
         assertTrue(lanes.memoryBytes() < 7.5 * keys.length, lanes.memoryBytes() + " bytes");
 
         long[] wild = new SplittableRandom(3).longs(keys.length).toArray();
@@ -194,7 +194,7 @@ class CBSTreeTest {
         assertHolds(packed, keys, wild);
         assertFalse(packed.hasValueLanes(), "random values do not pay for lanes");
         assertEquals(0, packed.leavesWithValueLanes());
-        assertEquals(null, packed.leafVals);
+        assertEquals(CBSTree.VALS, packed.infoOffset, "no value lanes in the leaf record");
         assertTrue(packed.memoryBytes() < lanes.memoryBytes() + 8L * keys.length);
     }
 

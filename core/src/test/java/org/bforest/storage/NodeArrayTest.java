@@ -30,6 +30,33 @@ class NodeArrayTest {
     }
 
     @Test
+    void smallChunksStayBelowHalfTheSmallestRegionAndKeepTheirData() {
+        for (int stride : new int[] {16, 20, 37, 40, 100}) {
+            LongNodeArray a = LongNodeArray.smallChunks(stride, 1);
+            int per = a.chunkNodes();
+            assertEquals(0, per & (per - 1), "a power of two");
+            assertTrue(8L * (LongNodeArray.PAD + (long) per * stride) + 16 <= LongNodeArray.SMALL_CHUNK_BYTES,
+                    "stride " + stride + ": " + per + " nodes a chunk is a humongous object");
+            assertTrue(8L * (LongNodeArray.PAD + 2L * per * stride) + 16 > LongNodeArray.SMALL_CHUNK_BYTES,
+                    "stride " + stride + ": the largest such power of two");
+            int nodes = 3 * per + 7;
+            for (int n = 0; n < nodes; n++) {
+                a.ensureCapacity(n + 1L);
+                a.chunk(n)[a.offset(n)] = n;
+                a.chunk(n)[a.offset(n) + stride - 1] = -n;
+            }
+            for (int n = 0; n < nodes; n++) {
+                assertEquals(n, a.chunk(n)[a.offset(n)]);
+                assertEquals(-n, a.chunk(n)[a.offset(n) + stride - 1]);
+            }
+            long[] second = a.chunk(per);
+            a.ensureCapacity(10L * per);
+            assertSame(second, a.chunk(per));
+            assertNotSame(a.chunk(per), a.chunk(2 * per));
+        }
+    }
+
+    @Test
     void laterChunksAreNeverCopied() {
         IntNodeArray a = new IntNodeArray(4, 1);
         a.ensureCapacity(IntNodeArray.CHUNK_NODES + 1L);
