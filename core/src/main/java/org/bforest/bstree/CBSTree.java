@@ -474,7 +474,10 @@ public final class CBSTree extends GappedTree {
         if (laneValues) {
             // Requested now, used only by the value read at the end: were t added to the
             // search's offset instead, the keys' load would wait for these lines.
-            t = (int) ((c[off + VALS] | c[off + VALS + Slots.N / 2]) & InnerLevels.touch);
+            // Three words, not two: a record is not line-aligned, so its 128 bytes of lanes
+            // may span three cache lines.
+            t = (int) ((c[off + VALS] | c[off + VALS + Slots.N / 2] | c[off + VALS + Slots.N - 1])
+                    & InnerLevels.touch);
         }
         long k0 = c[io + K0];
         long meta = c[io + META];
