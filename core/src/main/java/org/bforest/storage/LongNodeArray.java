@@ -27,7 +27,8 @@ public final class LongNodeArray {
      * Longs skipped at the start of every array: the 16-byte array header plus 48 bytes puts node
      * 0 on a 64-byte boundary whenever the array itself starts on one. G1 starts humongous arrays
      * (at least half a heap region) on a region boundary: a full 1 MiB leaf chunk is one on heaps
-     * up to about 8 GB (2 MB regions), and the inner arrays of a large tree are too. Then a 16-long
+     * up to 4 GB (G1 picks 2 MB regions there on JDK 25, 4 MB from just above 4 GB), and the inner
+     * arrays of a large tree are too. Then a 16-long
      * node fills exactly two cache lines instead of straddling three, as the paper's aligned node
      * arrays do. Elsewhere (larger heaps, the small first chunk) alignment is left to chance; the
      * cost is 48 bytes per array.
