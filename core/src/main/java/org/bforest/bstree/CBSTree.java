@@ -75,7 +75,7 @@ public final class CBSTree extends GappedTree {
     static final int BITMAP = 1;
     static final int LINKS = 2;
     static final int META = 3;
-    /** The values' reference in a lane leaf (info records of 8 longs only). */
+    /** The values' reference in a lane leaf (info parts of 5 longs, trees with value lanes only). */
     static final int V0 = 4;
     /** META flag: the leaf's values are lanes in its record, else packed in {@code values}. */
     static final long LANE_VALUES = 1L << 7;
