@@ -1,8 +1,6 @@
 package org.bforest;
 
-import org.bforest.bstree.BSTree;
-import org.bforest.bstree.CBSTree;
-import org.bforest.bstree.CompressionDecision;
+import org.bforest.bstree.BSTrees;
 
 /**
  * Builds a BS-tree, plain or compressed, empty or bulk-loaded; from {@link Indexes#bsTreeBuilder()}.
@@ -19,8 +17,8 @@ public final class BSTreeBuilder {
     /** Which leaves the tree gets. */
     public enum Compression {
         /**
-         * The paper's decision mechanism ({@link CompressionDecision}) looks at the keys: the
-         * compressed tree when spans of 13 keys average at least 32 leading zero bits, else the
+         * The paper's decision mechanism (section 6) looks at the keys: the compressed tree when
+         * spans of 13 keys average at least 32 leading zero bits, else the
          * plain one. An empty build has nothing to look at and gets the plain tree.
          */
         AUTO,
@@ -31,7 +29,7 @@ public final class BSTreeBuilder {
     }
 
     private Compression compression = Compression.AUTO;
-    private double leafFill = BSTree.DEFAULT_LEAF_FILL;
+    private double leafFill = BSTrees.DEFAULT_LEAF_FILL;
 
     BSTreeBuilder() {
     }
@@ -60,7 +58,7 @@ public final class BSTreeBuilder {
 
     /** An empty tree (AUTO gives the plain tree: there are no keys to decide on). */
     public BSTreeIndex build() {
-        return compression == Compression.ALWAYS ? new CBSTree() : new BSTree();
+        return BSTrees.empty(compression == Compression.ALWAYS);
     }
 
     /**
@@ -76,9 +74,8 @@ public final class BSTreeBuilder {
         boolean compress = switch (compression) {
             case ALWAYS -> true;
             case NEVER -> false;
-            case AUTO -> sortedKeys != null && CompressionDecision.of(sortedKeys).compress();
+            case AUTO -> sortedKeys != null && BSTrees.compressionPays(sortedKeys);
         };
-        return compress ? CBSTree.bulkLoad(sortedKeys, values, leafFill)
-                : BSTree.bulkLoad(sortedKeys, values, leafFill);
+        return BSTrees.bulkLoad(sortedKeys, values, leafFill, compress);
     }
 }

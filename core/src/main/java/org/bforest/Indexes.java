@@ -1,7 +1,6 @@
 package org.bforest;
 
-import org.bforest.bstree.BSTree;
-import org.bforest.bstree.CompressionDecision;
+import org.bforest.bstree.BSTrees;
 
 /**
  * The front door: factory methods for every bforest structure.
@@ -18,14 +17,13 @@ public final class Indexes {
 
     /** An empty, plain BS-tree (the gapped, SIMD B+-tree of Tsitsigkos et al.). */
     public static BSTreeIndex bsTree() {
-        return new BSTree();
+        return BSTrees.empty(false);
     }
 
     /**
      * A BS-tree bulk-loaded from {@code sortedKeys} at the paper's default leaf fill of 75%,
      * compressed or not as the paper's decision mechanism picks from the keys
-     * ({@link CompressionDecision}: spans of 13 keys averaging at least 32 leading zero bits give
-     * the compressed CBS-tree). {@link BSTreeIndex#isCompressed()} says which was built;
+     * (spans of 13 keys averaging at least 32 leading zero bits give the compressed CBS-tree). {@link BSTreeIndex#isCompressed()} says which was built;
      * {@link #bsTreeBuilder()} forces either.
      *
      * <p>The arrays are copied into the tree's own storage; the caller may reuse them.

@@ -1,7 +1,13 @@
 package org.bforest;
 
-/** Receives the entries of a range visit, in ascending key order. */
+/**
+ * Receives the entries of a range visit, in ascending key order, and says whether to go on:
+ * {@code (k, v) -> { sum += v; return true; }} visits all, {@code (k, v) -> v != target} stops at
+ * the first entry whose value is {@code target}. For a walk that never stops, see
+ * {@link LongIndex#forEach(LongEntryConsumer)}.
+ */
 @FunctionalInterface
 public interface LongEntryVisitor {
-    void visit(long key, long value);
+    /** Takes one entry; returns {@code false} to end the visit after it. */
+    boolean visit(long key, long value);
 }

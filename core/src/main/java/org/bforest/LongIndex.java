@@ -2,45 +2,74 @@ package org.bforest;
 
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
+import java.util.Objects;
+import org.bforest.spi.BatchArguments;
 
 /**
- * An ordered map from {@code long} keys to {@code long} values, in signed key order.
+ * An ordered map from {@code long} keys to {@code long} values, in signed key order: the one
+ * interface every bforest structure implements.
  *
  * <p>Every one of the 2<sup>64</sup> {@code long} values is a valid key, {@link Long#MIN_VALUE}
  * and {@link Long#MAX_VALUE} included. The primitive methods never box; {@link #asNavigableMap()}
  * gives a live {@code java.util} view for code that wants one.
  *
- * <p>Because every {@code long} can be a key, a look-up that may find nothing takes the value to
- * return in that case ({@code absent}). When that value could itself be a real answer, ask
- * {@link #containsKey} or use a {@link LongCursor}, whose {@code seek…} methods say whether they
- * found anything.
+ * <h2>Names</h2>
+ * A name that {@link NavigableMap} or fastutil's {@code Long2LongSortedMap} uses means what it
+ * means there: {@link #put} and {@link #remove} return the previous value, or the
+ * {@linkplain #defaultReturnValue() default return value} when there was none, as in fastutil;
+ * {@link #get(long)} returns the default return value for an absent key. What differs has its own
+ * name: {@link #upsert} and {@link #delete} say whether the key was new or there, and the look-ups
+ * that take an {@code absent} argument return that instead of the default. When the value to
+ * return for "absent" could itself be a real answer, ask {@link #containsKey} or use a
+ * {@link LongCursor}, whose {@code seek…} methods say whether they found anything.
  *
- * <p>Implementations are not thread-safe unless they say otherwise. A {@link LongCursor} or a
- * view iterator becomes stale when a key is added or removed other than through it, and then
- * throws {@link java.util.ConcurrentModificationException}; replacing the value of a key that is
+ * <h2>Threads</h2>
+ * Reads ({@code get}, {@code getAll}, {@code containsKey}, the neighbour look-ups, cursors,
+ * ranges, {@code forEach}, {@code size}, {@code memoryBytes}) of an index that nobody modifies
+ * are safe from any number of threads at once. Writes need the caller's synchronisation unless
+ * an implementation says it is thread-safe. A {@link LongCursor} or a view iterator becomes stale
+ * when a key is added or removed other than through it, and then throws
+ * {@link java.util.ConcurrentModificationException}; replacing the value of a key that is
  * already there does not make cursors stale.
+ *
+ * <h2>Bad arguments</h2>
+ * A bad argument (a {@code null} array, arrays of different lengths, a visitor that changes the
+ * index) gets an exception that names it, and the index is left as it was.
  *
  * <pre>{@code
  * LongIndex index = Indexes.bsTree(sortedKeys, values);
  * long v = index.get(42, -1);              // -1 when 42 is absent
- * index.put(43, 7);                        // true: 43 was new
+ * long old = index.put(43, 7);             // the previous value, or defaultReturnValue()
+ * boolean fresh = index.upsert(44, 8);     // true: 44 was new
  * long n = index.rangeCount(0, 1000);      // keys in [0, 1000)
- * index.rangeVisit(0, 1000, (k, val) -> System.out.println(k + "=" + val));
+ * index.rangeVisit(0, true, 1000, true, (k, val) -> val < 100);   // [0, 1000], stops at a value >= 100
  * LongCursor c = index.cursor(500);        // at the least key >= 500
  * while (c.isValid()) { use(c.key(), c.value()); c.next(); }
  * }</pre>
  */
 public interface LongIndex {
 
-    /**
-     * Maps {@code key} to {@code value}, replacing any earlier value.
-     *
-     * @return {@code true} if the key was new, {@code false} if an existing value was replaced
-     */
-    boolean put(long key, long value);
+    // ---- look-ups ---------------------------------------------------------------------------
 
     /** The value of {@code key}, or {@code absent} if the key is not in the index. */
     long get(long key, long absent);
+
+    /** The value of {@code key}, or {@link #defaultReturnValue()} if the key is not in the index. */
+    default long get(long key) {
+        return get(key, defaultReturnValue());
+    }
+
+    /** Whether {@code key} is in the index. */
+    boolean containsKey(long key);
+
+    /**
+     * The value that {@link #get(long)}, {@link #put} and {@link #remove} return when there is no
+     * value to return (0 unless set), as in fastutil.
+     */
+    long defaultReturnValue();
+
+    /** Sets the value that {@link #get(long)}, {@link #put} and {@link #remove} return for "none". */
+    void defaultReturnValue(long value);
 
     /**
      * Looks up {@code keys[i]} for every {@code i} and writes its value, or {@code absent}, to
@@ -48,38 +77,80 @@ public interface LongIndex {
      * memory misses of independent look-ups overlap: on large indexes this is several times
      * faster than calling {@link #get} in a loop.
      *
+     * @throws NullPointerException     if {@code keys} or {@code values} is null
      * @throws IllegalArgumentException if {@code values} is shorter than {@code keys}
      */
     default void getAll(long[] keys, long[] values, long absent) {
-        if (values.length < keys.length) {
-            throw new IllegalArgumentException("values has length " + values.length + " but " + keys.length
-                    + " keys are looked up: pass an output array at least as long as the keys");
-        }
+        BatchArguments.checkGetAll(keys, values);
         for (int i = 0; i < keys.length; i++) {
             values[i] = get(keys[i], absent);
         }
     }
 
-    /** Whether {@code key} is in the index. */
-    boolean containsKey(long key);
+    // ---- updates ----------------------------------------------------------------------------
+
+    /**
+     * Maps {@code key} to {@code value}, replacing any earlier value.
+     *
+     * @return the previous value of {@code key}, or {@link #defaultReturnValue()} if it was new
+     */
+    long put(long key, long value);
+
+    /**
+     * {@link #put} that says whether the key was new (an insert) rather than there (an update of
+     * its value): one descent either way.
+     *
+     * @return {@code true} if the key was new, {@code false} if an existing value was replaced
+     */
+    default boolean upsert(long key, long value) {
+        long before = size();
+        put(key, value);
+        return size() != before;
+    }
+
+    /**
+     * Puts {@code keys[i] -> values[i]} for every {@code i}, in order (a key given twice ends
+     * with its last value). The keys need not be sorted. Structures with a faster batched path
+     * (the GPU tree) override it.
+     *
+     * @throws NullPointerException     if {@code keys} or {@code values} is null
+     * @throws IllegalArgumentException if the arrays differ in length; nothing is put
+     */
+    default void putAll(long[] keys, long[] values) {
+        BatchArguments.checkPutAll(keys, values);
+        for (int i = 0; i < keys.length; i++) {
+            put(keys[i], values[i]);
+        }
+    }
 
     /**
      * Removes {@code key} and its value.
      *
-     * @return {@code true} if the key was there
+     * @return the value {@code key} had, or {@link #defaultReturnValue()} if it was not there
      */
-    boolean remove(long key);
+    long remove(long key);
 
-    /** The number of keys. */
+    /**
+     * {@link #remove} that says whether the key was there.
+     *
+     * @return {@code true} if the key was there (and is now gone)
+     */
+    default boolean delete(long key) {
+        long before = size();
+        remove(key);
+        return size() != before;
+    }
+
+    /** Removes every key; the index keeps working afterwards. */
+    void clear();
+
+    /** The number of keys, in constant time. */
     long size();
 
     /** Whether the index holds no key. */
     default boolean isEmpty() {
         return size() == 0;
     }
-
-    /** Removes every key; the index keeps working afterwards. */
-    void clear();
 
     // ---- neighbours -------------------------------------------------------------------------
 
@@ -121,21 +192,53 @@ public interface LongIndex {
         return c;
     }
 
+    /**
+     * The number of keys between {@code from} and {@code to}, each bound included or not; 0 when
+     * the range is empty ({@code from > to}, or {@code from == to} with a bound excluded).
+     * {@code rangeCount(Long.MIN_VALUE, true, Long.MAX_VALUE, true)} counts every key.
+     */
+    long rangeCount(long from, boolean fromInclusive, long to, boolean toInclusive);
+
     /** The number of keys in {@code [from, to)}; 0 when {@code from >= to}. */
-    long rangeCount(long from, long to);
+    default long rangeCount(long from, long to) {
+        return rangeCount(from, true, to, false);
+    }
 
     /**
-     * Calls {@code visitor} for every key in {@code [from, to)} in ascending order, and returns
-     * how many it visited. Nothing is visited when {@code from >= to}. The visitor must not
-     * change the index.
+     * Calls {@code visitor} for the keys between {@code from} and {@code to} (each bound included
+     * or not) in ascending order until it returns {@code false}, and returns how many entries it
+     * was given (the one it stopped at included). The visitor must not change the index: if it
+     * does, a {@link java.util.ConcurrentModificationException} ends the visit.
+     *
+     * @throws NullPointerException if {@code visitor} is null
      */
-    long rangeVisit(long from, long to, LongEntryVisitor visitor);
+    long rangeVisit(long from, boolean fromInclusive, long to, boolean toInclusive, LongEntryVisitor visitor);
+
+    /** {@link #rangeVisit(long, boolean, long, boolean, LongEntryVisitor)} over {@code [from, to)}. */
+    default long rangeVisit(long from, long to, LongEntryVisitor visitor) {
+        return rangeVisit(from, true, to, false, visitor);
+    }
+
+    /**
+     * Calls {@code action} for every entry in ascending key order. The action must not change the
+     * index (a {@link java.util.ConcurrentModificationException} ends the walk if it does).
+     *
+     * @throws NullPointerException if {@code action} is null
+     */
+    default void forEach(LongEntryConsumer action) {
+        Objects.requireNonNull(action, "action");
+        rangeVisit(Long.MIN_VALUE, true, Long.MAX_VALUE, true, (k, v) -> {
+            action.accept(k, v);
+            return true;
+        });
+    }
 
     // ---- accounting and views ---------------------------------------------------------------
 
     /**
-     * The bytes this index holds on the heap: its arrays as allocated (capacity, not only what
-     * is in use), including headers. Comparable across structures.
+     * The bytes this index holds: its arrays as allocated (capacity, not only what is in use),
+     * including headers; for a {@link NativeLongIndex}, its native memory too. Comparable across
+     * structures.
      */
     long memoryBytes();
 
@@ -143,7 +246,8 @@ public interface LongIndex {
      * A live {@link NavigableMap} view that honours the whole {@code java.util} contract
      * (sub-maps, head/tail and descending views, removal through iterators). Keys and values
      * are boxed, so it is slower than the primitive methods; {@code null} keys and values are
-     * rejected with a {@link NullPointerException}.
+     * rejected with a {@link NullPointerException}. Its {@code put} and {@code remove} cost one
+     * descent each.
      */
     default NavigableMap<Long, Long> asNavigableMap() {
         return new LongNavigableMap(this);
@@ -151,8 +255,8 @@ public interface LongIndex {
 
     /**
      * Checks the structure's internal invariants and throws {@link IllegalStateException}
-     * naming the first one broken. Linear in the size; meant for tests and debugging.
+     * naming the first one broken. Linear in the size; meant for tests and debugging. Every
+     * structure has a real checker: there is no default that passes.
      */
-    default void checkInvariants() {
-    }
+    void checkInvariants();
 }

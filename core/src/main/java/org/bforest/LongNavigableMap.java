@@ -37,12 +37,12 @@ import java.util.function.BiFunction;
  *
  * <p><b>Primitive paths.</b> Range tests, searches and counts work on {@code long}s; boxing
  * happens only for what the {@code java.util} API returns. {@link #size()} of a bounded view is
- * {@link LongIndex#rangeCount} over {@code [low, high + 1)}, plus a {@code containsKey} probe when
- * {@code high} is {@link Long#MAX_VALUE} (the half-open range cannot reach it). Because
+ * {@link LongIndex#rangeCount(long, boolean, long, boolean)} over {@code [low, high]}. Because
  * {@link LongIndex#get(long, long)} cannot tell "absent" from a value equal to {@code absent}, the
  * view asks with an unlikely {@link #PROBE} value and only on a hit of that value checks
- * {@code containsKey}; {@code put} needs no second look-up at all, since
- * {@link LongIndex#put}'s result says whether the probed value was real.
+ * {@code containsKey}. {@code put} and {@code remove} cost one descent: the index returns the
+ * previous value, and whether {@link LongIndex#size()} moved says whether there was one (the
+ * view is no more thread-safe than its index, so nothing else changes the size in between).
  *
  * <p><b>Iteration.</b> Iterators drive a {@link LongCursor} in either direction and keep it one
  * entry ahead (like {@code TreeMap}'s {@code next} pointer). They are fail-fast through the
@@ -178,29 +178,18 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
         if (whole()) {
             return index.size();
         }
-        if (low > high) {
-            return 0;
-        }
-        if (high == Long.MAX_VALUE) {
-            return index.rangeCount(low, Long.MAX_VALUE) + (index.containsKey(Long.MAX_VALUE) ? 1 : 0);
-        }
-        return index.rangeCount(low, high + 1);
+        return low > high ? 0 : index.rangeCount(low, true, high, true);
     }
 
     /** Visits the entries of the view in ascending order. */
-    private void visitRange(LongEntryVisitor visitor) {
+    private void visitRange(LongEntryConsumer action) {
         if (low > high) {
             return;
         }
-        if (high == Long.MAX_VALUE) {
-            index.rangeVisit(low, Long.MAX_VALUE, visitor);
-            long v = index.get(Long.MAX_VALUE, PROBE);
-            if (v != PROBE || index.containsKey(Long.MAX_VALUE)) {
-                visitor.visit(Long.MAX_VALUE, v);
-            }
-        } else {
-            index.rangeVisit(low, high + 1, visitor);
-        }
+        index.rangeVisit(low, true, high, true, (k, v) -> {
+            action.accept(k, v);
+            return true;
+        });
     }
 
     /** Positions {@code c} at the first entry of the view in the given absolute direction. */
@@ -364,11 +353,10 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
         if (!inRange(k)) {
             throw new IllegalArgumentException("key out of range");
         }
-        long previous = index.get(k, PROBE);
-        if (index.put(k, v)) {
-            return null;    // the key was new, so PROBE meant "absent"
-        }
-        return previous;
+        // One descent: put returns the previous value, and the size says whether there was one.
+        long before = index.size();
+        long previous = index.put(k, v);
+        return index.size() != before ? null : Long.valueOf(previous);
     }
 
     @Override
@@ -377,11 +365,9 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
         if (!inRange(k)) {
             return null;
         }
-        long previous = index.get(k, PROBE);
-        if (index.remove(k)) {
-            return previous;
-        }
-        return null;
+        long before = index.size();
+        long previous = index.remove(k);
+        return index.size() != before ? Long.valueOf(previous) : null;
     }
 
     @Override
@@ -632,7 +618,7 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
         @Override
         public boolean remove(Object o) {
             long k = key(o);
-            return inRange(k) && index.remove(k);
+            return inRange(k) && index.delete(k);
         }
 
         @Override public Comparator<? super Long> comparator() { return LongNavigableMap.this.comparator(); }
@@ -720,7 +706,7 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
             if (!holds(o)) {
                 return false;
             }
-            return index.remove(key(((Map.Entry<?, ?>) o).getKey()));
+            return index.delete(key(((Map.Entry<?, ?>) o).getKey()));
         }
 
         @Override

@@ -8,7 +8,8 @@ import org.bforest.LongCursor;
 
 /**
  * The README's example, run as written by {@code ./bforest example}: bulk-loads one million keys,
- * looks them up, inserts, deletes and scans a range.
+ * looks them up, puts, inserts and deletes (seeing the previous values and the default return
+ * value), counts and visits ranges, walks a cursor.
  */
 public final class Example {
     private Example() {
@@ -36,27 +37,50 @@ public final class Example {
         }
         System.out.println("found " + found + " of " + n + " keys; get(420) = " + index.get(420, -1));
 
+        // put and remove return the previous value, or defaultReturnValue() (0 unless set) when
+        // there was none, as in java.util and fastutil.
+        long absent = index.get(425);                            // 0: 425 is absent
+        index.defaultReturnValue(-1);
+        long replaced = index.put(430, 4300);                    // 43: the value it replaced
+        long none = index.put(425, 7);                           // -1: 425 was new
+        long had = index.remove(425);                            // 7
+        System.out.println("get(425) = " + absent + "; put(430) replaced " + replaced + ", put(425) replaced " + none
+                + ", remove(425) returned " + had);
+
+        // upsert and delete say whether the key was new, or there.
+        long inserted = 0, deleted = 0;
         for (long k = 5; k < 1_000_000; k += 10) {               // insert 100,000 new keys
-            index.put(k, -k);
+            inserted += index.upsert(k, -k) ? 1 : 0;
         }
         for (long k = 0; k < 1_000_000; k += 20) {               // delete 50,000 of the loaded ones
-            index.remove(k);
+            deleted += index.delete(k) ? 1 : 0;
         }
-        System.out.println("size after inserts and deletes: " + index.size());
+        System.out.println(inserted + " new keys, " + deleted + " deleted; size " + index.size()
+                + "; ceiling(1001) = " + index.ceilingKey(1001, -1) + ", floor(999) = " + index.floorKey(999, -1));
 
-        // Scan [1000, 1100): a range visit, a range count, and a cursor walking the same keys.
+        // Ranges: [from, to), or each bound included or not. A visitor returns true to go on.
         StringBuilder seen = new StringBuilder();
-        index.rangeVisit(1000, 1100, (k, v) -> seen.append(k).append('=').append(v).append(' '));
-        System.out.println("range [1000, 1100): " + index.rangeCount(1000, 1100) + " keys: " + seen.toString().trim());
-        LongCursor c = index.cursor(1095);
+        index.rangeVisit(1010, true, 1090, true, (k, v) -> {
+            seen.append(k).append('=').append(v).append(' ');
+            return true;
+        });
+        System.out.println("[1010, 1090): " + index.rangeCount(1010, 1090) + " keys; [1010, 1090]: "
+                + index.rangeCount(1010, true, 1090, true) + " keys: " + seen.toString().trim());
+        // false stops the visit: this one passes the inserted keys (values < 0) up to the first loaded one.
+        long given = index.rangeVisit(1000, true, Long.MAX_VALUE, true, (k, v) -> v < 0);
+        long[] negative = {0};
+        index.forEach((k, v) -> negative[0] += v < 0 ? 1 : 0);   // every entry, in key order
+        System.out.println("the visit from 1000 stopped after " + given + " entries; forEach found "
+                + negative[0] + " negative values");
+
+        LongCursor c = index.cursor(1095);                       // a cursor walks both ways
         System.out.print("walking down from 1095:");
         for (int i = 0; i < 4 && c.isValid(); i++, c.previous()) {
             System.out.print(" " + c.key());
         }
         System.out.println();
 
-        // Neighbours, and the java.util view for code that wants a NavigableMap.
-        System.out.println("ceiling(1001) = " + index.ceilingKey(1001, -1) + ", floor(999) = " + index.floorKey(999, -1));
+        // The java.util view, for code that wants a NavigableMap.
         NavigableMap<Long, Long> map = index.asNavigableMap();
         System.out.println("headMap(30) = " + map.headMap(30L) + "; memory: " + index.memoryBytes() / index.size()
                 + " bytes per key; " + index);

@@ -6,6 +6,7 @@ import static org.bforest.bstree.Slots.meta;
 
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
+import org.bforest.spi.BatchArguments;
 import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;
 
@@ -57,15 +58,12 @@ import org.bforest.storage.LongNodeArray;
  * a {@code succGT} result, {@code r} a slot where a key belongs, {@code h} a level (leaves are
  * level 0, the root is level {@code height}).
  */
-public final class BSTree extends GappedTree {
+final class BSTree extends GappedTree {
     /** Offsets in the 4-int leaf info record. */
     static final int META = 0;
     static final int NEXT = 1;
     static final int PREV = 2;
     static final int INFO = 4;
-
-    /** The paper's default leaf fill at bulk load. */
-    public static final double DEFAULT_LEAF_FILL = 0.75;
 
     LongNodeArray leafKeys;
     LongNodeArray leafVals;
@@ -78,10 +76,9 @@ public final class BSTree extends GappedTree {
     // Scratch space for a leaf split, allocated once: its 17 entries.
     private final long[] splitKeys = new long[N + 1];
     private final long[] splitVals = new long[N + 1];
-    private final int[] batchNodes = new int[BATCH];
 
     /** An empty tree. */
-    public BSTree() {
+    BSTree() {
         super("BS-tree");
         init(1);
     }
@@ -95,9 +92,6 @@ public final class BSTree extends GappedTree {
         inner.reset(root);
         headLeaf = root;
         tailLeaf = root;
-        size = 0;
-        hasMax = false;
-        maxValue = 0;
     }
 
     // ---- leaf accessors -------------------------------------------------------------------------
@@ -107,17 +101,17 @@ public final class BSTree extends GappedTree {
     }
 
     @Override
-    long leafBitmap(int leaf) {
+    protected long leafBitmap(int leaf) {
         return leafMeta(leaf) & FULL;
     }
 
     @Override
-    int leafNext(int leaf) {
+    protected int leafNext(int leaf) {
         return leafInfo.chunk(leaf)[leafInfo.offset(leaf) + NEXT];
     }
 
     @Override
-    int leafPrev(int leaf) {
+    protected int leafPrev(int leaf) {
         return leafInfo.chunk(leaf)[leafInfo.offset(leaf) + PREV];
     }
 
@@ -132,35 +126,41 @@ public final class BSTree extends GappedTree {
     }
 
     @Override
-    int leafSuccGE(int leaf, long key) {
+    protected int leafSuccGE(int leaf, long key) {
         return NodeSearch.succGE(leafKeys.chunk(leaf), leafKeys.offset(leaf), key);
     }
 
     @Override
-    int leafSuccGT(int leaf, long key) {
+    protected int leafSuccGT(int leaf, long key) {
         return NodeSearch.succGT(leafKeys.chunk(leaf), leafKeys.offset(leaf), key);
     }
 
     @Override
-    long leafKey(int leaf, int slot) {
+    protected long leafKey(int leaf, int slot) {
         return leafKeys.chunk(leaf)[leafKeys.offset(leaf) + slot];
     }
 
     @Override
-    long leafValue(int leaf, int slot) {
+    protected long leafValue(int leaf, int slot) {
         return leafVals.chunk(leaf)[leafVals.offset(leaf) + slot];
     }
 
     @Override
-    void visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
+    protected int visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
         long[] kc = leafKeys.chunk(leaf);
         long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
+        int n = 0;
         for (; bits != 0; bits &= bits - 1) {
             int slot = Long.numberOfTrailingZeros(bits);
-            visitor.visit(kc[off + slot], vc[off + slot]);
-            modified(expectedModCount, modCount);
+            n++;
+            boolean go = visitor.visit(kc[off + slot], vc[off + slot]);
+            checkUnchanged(expectedModCount);
+            if (!go) {
+                return -n;
+            }
         }
+        return n;
     }
 
     // ---- allocation ---------------------------------------------------------------------------
@@ -210,7 +210,7 @@ public final class BSTree extends GappedTree {
     @Override
     public long get(long key, long absent) {
         if (key == MAXKEY) {
-            return hasMax ? maxValue : absent;
+            return getMax(absent);
         }
         int leaf = inner.findLeaf(key);
         long[] kc = leafKeys.chunk(leaf);
@@ -231,15 +231,13 @@ public final class BSTree extends GappedTree {
     /**
      * Batched look-up: descends {@value #BATCH} keys at a time level by level, so the CPU has up
      * to 16 independent cache misses in flight instead of one dependent chain (the design brief
-     * measured 2.7x on a memory-bound tree). Allocates nothing.
+     * measured 2.7x on a memory-bound tree). Allocates one array of {@value #BATCH} leaf ids per
+     * call, not per key: no field holds per-call state, so any number of threads may read at once.
      */
     @Override
     public void getAll(long[] keys, long[] values, long absent) {
-        if (values.length < keys.length) {
-            throw new IllegalArgumentException("values has length " + values.length + " but " + keys.length
-                    + " keys are looked up: pass an output array at least as long as the keys");
-        }
-        int[] nodes = batchNodes;
+        BatchArguments.checkGetAll(keys, values);
+        int[] nodes = new int[BATCH];
         for (int base = 0; base < keys.length; base += BATCH) {
             int n = Math.min(BATCH, keys.length - base);
             inner.findLeaves(keys, base, n, nodes);
@@ -247,7 +245,7 @@ public final class BSTree extends GappedTree {
                 long key = keys[base + i];
                 long v = absent;
                 if (key == MAXKEY) {
-                    v = hasMax ? maxValue : absent;
+                    v = getMax(absent);
                 } else {
                     int leaf = nodes[i];
                     long[] kc = leafKeys.chunk(leaf);
@@ -277,7 +275,7 @@ public final class BSTree extends GappedTree {
     @Override
     public void clear() {
         init(1);
-        modCount++;
+        resetCommon();
         structureChanges++;
     }
 
@@ -298,7 +296,7 @@ public final class BSTree extends GappedTree {
     // ---- insert -------------------------------------------------------------------------------
 
     @Override
-    public boolean put(long key, long value) {
+    public long put(long key, long value) {
         if (key == MAXKEY) {
             return putMax(value);
         }
@@ -307,8 +305,10 @@ public final class BSTree extends GappedTree {
         int off = leafKeys.offset(node);
         int q = NodeSearch.succGT(kc, off, key) + touchLeaf(node, off);
         if (q != 0 && kc[off + q - 1] == key) {
-            leafVals.chunk(node)[off + q - 1] = value;
-            return false;
+            long[] vc = leafVals.chunk(node);
+            long previous = vc[off + q - 1];
+            vc[off + q - 1] = value;
+            return previous;
         }
         int changes = changes();
         insertIntoLeaf(node, q, key, value);
@@ -317,7 +317,7 @@ public final class BSTree extends GappedTree {
         if (VERIFY && changes != changes() && size <= VERIFY_LIMIT) {
             checkInvariants();
         }
-        return true;
+        return defaultReturnValue();
     }
 
     /**
@@ -420,7 +420,7 @@ public final class BSTree extends GappedTree {
     // ---- delete -------------------------------------------------------------------------------
 
     @Override
-    public boolean remove(long key) {
+    public long remove(long key) {
         if (key == MAXKEY) {
             return removeMax();
         }
@@ -429,13 +429,15 @@ public final class BSTree extends GappedTree {
         int off = leafKeys.offset(node);
         int q = NodeSearch.succGT(kc, off, key) + touchLeaf(node, off);
         if (q == 0 || kc[off + q - 1] != key) {
-            return false;
+            return defaultReturnValue();
         }
         reserveForRemoval();
         int[] ic = leafInfo.chunk(node);
         int io = leafInfo.offset(node);
         int bm = Slots.clearSlot(kc, off, ic[io + META] & FULL, q - 1);
-        leafVals.chunk(node)[off + q - 1] = 0;
+        long[] vc = leafVals.chunk(node);
+        long previous = vc[off + q - 1];
+        vc[off + q - 1] = 0;
         ic[io + META] = meta(bm);
         size--;
         modCount++;
@@ -445,7 +447,7 @@ public final class BSTree extends GappedTree {
                 checkInvariants();
             }
         }
-        return true;
+        return previous;
     }
 
     /**
@@ -471,11 +473,11 @@ public final class BSTree extends GappedTree {
     public long memoryBytes() {
         return 16 + 8L * 16 // this object's header and fields, roughly
                 + leafKeys.bytes() + leafVals.bytes() + leafInfo.bytes() + inner.bytes()
-                + leafIds.bytes() + 2 * (16 + 8L * splitKeys.length) + 16 + 4L * batchNodes.length;
+                + leafIds.bytes() + 2 * (16 + 8L * splitKeys.length);
     }
 
     @Override
-    public void checkInvariants() {
+    protected void checkStructure() {
         new InvariantChecker(this).check();
     }
 
@@ -493,7 +495,7 @@ public final class BSTree extends GappedTree {
      * @param leafFill between 0.5 and 1
      * @throws IllegalArgumentException on bad input; nothing is built
      */
-    public static BSTree bulkLoad(long[] keys, long[] values, double leafFill) {
+    static BSTree bulkLoad(long[] keys, long[] values, double leafFill) {
         BSTree t = new BSTree();
         int n = t.acceptBulk(keys, values, leafFill);
         if (n == 0) {

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.kernel.PackedLanes;
+import org.bforest.spi.BatchArguments;
 import org.bforest.storage.LongBlockHeap;
 import org.bforest.storage.LongNodeArray;
 
@@ -69,7 +70,7 @@ import org.bforest.storage.LongNodeArray;
  * {@code leafFill} of 16 lanes of plain keys (section 5). Gaps are spread as in the BS-tree, none
  * between consecutive integers.
  */
-public final class CBSTree extends GappedTree {
+final class CBSTree extends GappedTree {
     /** Offsets in the 4-long leaf info record. */
     static final int K0 = 0;
     static final int BITMAP = 1;
@@ -112,11 +113,12 @@ public final class CBSTree extends GappedTree {
     private final long[] newVals = new long[MAX_ENTRIES];
     private final int[] lanesOut = new int[MAX_LANES];
     private final long[] laneScratch = new long[MAX_LANES];
-    private final int[] batchNodes = new int[BATCH];
+    /** The value a replacing {@link #tryFastPut} found (writes are single-threaded). */
+    private long replaced;
     private static final int BATCH = 16;
 
     /** An empty tree, with value lanes. */
-    public CBSTree() {
+    CBSTree() {
         this(true);
     }
 
@@ -136,9 +138,6 @@ public final class CBSTree extends GappedTree {
         inner.reset(root);
         headLeaf = root;
         tailLeaf = root;
-        size = 0;
-        hasMax = false;
-        maxValue = 0;
     }
 
     // ---- the info word and lanes ----------------------------------------------------------------
@@ -257,17 +256,17 @@ public final class CBSTree extends GappedTree {
     }
 
     @Override
-    long leafBitmap(int leaf) {
+    protected long leafBitmap(int leaf) {
         return leaves.chunk(leaf)[infoAt(leaf) + BITMAP];
     }
 
     @Override
-    int leafNext(int leaf) {
+    protected int leafNext(int leaf) {
         return (int) (leaves.chunk(leaf)[infoAt(leaf) + LINKS] >>> 32);
     }
 
     @Override
-    int leafPrev(int leaf) {
+    protected int leafPrev(int leaf) {
         return (int) leaves.chunk(leaf)[infoAt(leaf) + LINKS];
     }
 
@@ -286,12 +285,12 @@ public final class CBSTree extends GappedTree {
     }
 
     @Override
-    int leafSuccGE(int leaf, long key) {
+    protected int leafSuccGE(int leaf, long key) {
         return leafSucc(leaf, key, false);
     }
 
     @Override
-    int leafSuccGT(int leaf, long key) {
+    protected int leafSuccGT(int leaf, long key) {
         return leafSucc(leaf, key, true);
     }
 
@@ -314,14 +313,14 @@ public final class CBSTree extends GappedTree {
     }
 
     @Override
-    long leafKey(int leaf, int slot) {
+    protected long leafKey(int leaf, int slot) {
         long[] ic = leaves.chunk(leaf);
         int io = infoAt(leaf);
         return ic[io + K0] + PackedLanes.get(leaves.chunk(leaf), keysAt(leaf), width(ic[io + META]), slot);
     }
 
     @Override
-    long leafValue(int leaf, int slot) {
+    protected long leafValue(int leaf, int slot) {
         long[] ic = leaves.chunk(leaf);
         int io = infoAt(leaf);
         long meta = ic[io + META];
@@ -333,7 +332,7 @@ public final class CBSTree extends GappedTree {
     }
 
     @Override
-    void visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
+    protected int visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
         long[] ic = leaves.chunk(leaf);
         int io = infoAt(leaf);
         long k0 = ic[io + K0];
@@ -345,21 +344,33 @@ public final class CBSTree extends GappedTree {
         if (hasLanes(meta)) {
             long[] lc = leaves.chunk(leaf);
             long v0 = ic[io + V0];
+            int n = 0;
             for (; bits != 0; bits &= bits - 1) {
                 int slot = Long.numberOfTrailingZeros(bits);
-                visitor.visit(k0 + PackedLanes.get(kc, off, width, slot), v0 + PackedLanes.get(lc, off + VALS, width, slot));
-                modified(expectedModCount, modCount);
+                n++;
+                boolean go = visitor.visit(k0 + PackedLanes.get(kc, off, width, slot),
+                        v0 + PackedLanes.get(lc, off + VALS, width, slot));
+                checkUnchanged(expectedModCount);
+                if (!go) {
+                    return -n;
+                }
             }
-            return;
+            return n;
         }
         long[] vc = values.chunk(ref);
         // bits is a run of consecutive used slots, so their values are consecutive too.
         int v = values.offset(ref) + Long.bitCount(ic[io + BITMAP] & below(Long.numberOfTrailingZeros(bits)));
+        int n = 0;
         for (; bits != 0; bits &= bits - 1) {
             int slot = Long.numberOfTrailingZeros(bits);
-            visitor.visit(k0 + PackedLanes.get(kc, off, width, slot), vc[v++]);
-            modified(expectedModCount, modCount);
+            n++;
+            boolean go = visitor.visit(k0 + PackedLanes.get(kc, off, width, slot), vc[v++]);
+            checkUnchanged(expectedModCount);
+            if (!go) {
+                return -n;
+            }
         }
+        return n;
     }
 
     // ---- allocation ---------------------------------------------------------------------------
@@ -406,7 +417,7 @@ public final class CBSTree extends GappedTree {
     }
 
     /** Leaves in use whose lanes are {@code width} bits wide (16, 32 or 64). */
-    public long leavesOfWidth(int width) {
+    long leavesOfWidth(int width) {
         long n = 0;
         for (int leaf = headLeaf; leaf != NONE; leaf = leafNext(leaf)) {
             n += leafWidth(leaf) == width ? 1 : 0;
@@ -415,7 +426,7 @@ public final class CBSTree extends GappedTree {
     }
 
     /** Leaves in use whose values are lanes beside the keys (the rest are packed by rank). */
-    public long leavesWithValueLanes() {
+    long leavesWithValueLanes() {
         long n = 0;
         for (int leaf = headLeaf; leaf != NONE; leaf = leafNext(leaf)) {
             n += hasLanes(leafMeta(leaf)) ? 1 : 0;
@@ -424,7 +435,7 @@ public final class CBSTree extends GappedTree {
     }
 
     /** Whether this tree gives leaves value lanes where their values fit (see the class comment). */
-    public boolean hasValueLanes() {
+    boolean hasValueLanes() {
         return laneValues;
     }
 
@@ -433,29 +444,36 @@ public final class CBSTree extends GappedTree {
         return true;
     }
 
+    @Override
+    protected String describeShape() {
+        return super.describeShape() + ", values=" + (laneValues ? "lanes in " + leavesWithValueLanes() + " leaves"
+                : "packed (they did not fit lanes at the bulk load)");
+    }
+
     // ---- search -------------------------------------------------------------------------------
 
     @Override
     public long get(long key, long absent) {
         if (key == MAXKEY) {
-            return hasMax ? maxValue : absent;
+            return getMax(absent);
         }
         return lookIn(inner.findLeaf(key), key, absent);
     }
 
+    /**
+     * Batched look-up, {@value #BATCH} descents in lock-step (see {@code BSTree.getAll}); one array
+     * of leaf ids per call, no shared scratch, so concurrent readers are safe.
+     */
     @Override
     public void getAll(long[] keys, long[] vals, long absent) {
-        if (vals.length < keys.length) {
-            throw new IllegalArgumentException("values has length " + vals.length + " but " + keys.length
-                    + " keys are looked up: pass an output array at least as long as the keys");
-        }
-        int[] nodes = batchNodes;
+        BatchArguments.checkGetAll(keys, vals);
+        int[] nodes = new int[BATCH];
         for (int base = 0; base < keys.length; base += BATCH) {
             int n = Math.min(BATCH, keys.length - base);
             inner.findLeaves(keys, base, n, nodes);
             for (int i = 0; i < n; i++) {
                 long key = keys[base + i];
-                vals[base + i] = key == MAXKEY ? (hasMax ? maxValue : absent) : lookIn(nodes[i], key, absent);
+                vals[base + i] = key == MAXKEY ? getMax(absent) : lookIn(nodes[i], key, absent);
             }
         }
     }
@@ -532,7 +550,7 @@ public final class CBSTree extends GappedTree {
     @Override
     public void clear() {
         init();
-        modCount++;
+        resetCommon();
         structureChanges++;
     }
 
@@ -543,7 +561,7 @@ public final class CBSTree extends GappedTree {
     // ---- insert -------------------------------------------------------------------------------
 
     @Override
-    public boolean put(long key, long value) {
+    public long put(long key, long value) {
         if (key == MAXKEY) {
             return putMax(value);
         }
@@ -552,7 +570,7 @@ public final class CBSTree extends GappedTree {
             int leaf = inner.descend(key);
             int r = tryFastPut(leaf, key, value);
             if (r == 0) {
-                return false; // replaced
+                return replaced;
             }
             if (r == 1 || reencodeOrSplit(leaf, key, value)) {
                 size++;
@@ -560,14 +578,15 @@ public final class CBSTree extends GappedTree {
                 if (VERIFY && changes != changes() && size <= VERIFY_LIMIT) {
                     checkInvariants();
                 }
-                return true;
+                return defaultReturnValue();
             }
             // The leaf split; descend again for the half the key belongs to.
         }
     }
 
     /**
-     * The common insert: returns 0 if the key was there (its value replaced), 1 if it went in,
+     * The common insert: returns 0 if the key was there (its value replaced; the old one is left
+     * in {@link #replaced}), 1 if it went in,
      * 2 if the leaf must be re-encoded or split first (the key is then certainly absent).
      */
     private int tryFastPut(int leaf, long key, long value) {
@@ -593,6 +612,7 @@ public final class CBSTree extends GappedTree {
             meta = toPacked(leaf, meta, present ? count : count + 1); // before anything else changes
         }
         if (present) {
+            replaced = leafValue(leaf, q - 1);
             if (hasLanes(meta)) {
                 PackedLanes.set(kc, off + VALS, width, q - 1, value - ic[io + V0]);
             } else {
@@ -891,15 +911,16 @@ public final class CBSTree extends GappedTree {
     // ---- delete -------------------------------------------------------------------------------
 
     @Override
-    public boolean remove(long key) {
+    public long remove(long key) {
         if (key == MAXKEY) {
             return removeMax();
         }
         int leaf = inner.descend(key);
         int p = findSlot(leaf, key);
         if (p < 0) {
-            return false;
+            return defaultReturnValue();
         }
+        long previous = leafValue(leaf, p);
         reserveForRemoval();
         long[] ic = leaves.chunk(leaf);
         int io = infoAt(leaf);
@@ -935,7 +956,7 @@ public final class CBSTree extends GappedTree {
                 checkInvariants();
             }
         }
-        return true;
+        return previous;
     }
 
     /** Room on every free list a delete can push to, taken before it changes anything. */
@@ -965,11 +986,11 @@ public final class CBSTree extends GappedTree {
                 + leaves.bytes() + values.bytes()
                 + inner.bytes()
                 + leafIds.bytes() + 4 * (16 + 8L * MAX_ENTRIES) + 16 + 4L * lanesOut.length + 16 + 8L * MAX_LANES
-                + 16 + 4L * batchNodes.length;
+                + 16;
     }
 
     @Override
-    public void checkInvariants() {
+    protected void checkStructure() {
         new CompressedInvariantChecker(this).check();
     }
 
@@ -986,7 +1007,7 @@ public final class CBSTree extends GappedTree {
      * @param leafFill between 0.5 and 1
      * @throws IllegalArgumentException on bad input; nothing is built
      */
-    public static CBSTree bulkLoad(long[] keys, long[] vals, double leafFill) {
+    static CBSTree bulkLoad(long[] keys, long[] vals, double leafFill) {
         CBSTree t = new CBSTree(laneValuesPay(keys, vals, leafFill));
         int n = t.acceptBulk(keys, vals, leafFill);
         if (n == 0) {

@@ -61,7 +61,7 @@ class BSTreeTest {
     void splitSpreadsBothHalves() {
         BSTree t = BSTree.bulkLoad(range(0, 16, 2), null, 1.0);
         assertEquals(Slots.FULL, t.leafBitmap(t.headLeaf));
-        assertTrue(t.put(5, 55));
+        assertTrue(t.upsert(5, 55));
         t.checkInvariants();
         assertEquals(2, t.leafNodes());
         assertEquals(1, t.height());
@@ -95,7 +95,7 @@ class BSTreeTest {
         assertTrue(height >= 2);
         // Empty whole leaves in the middle, then everything.
         for (long k = 2000; k < 4000; k++) {
-            assertTrue(t.remove(k));
+            assertTrue(t.delete(k));
         }
         t.checkInvariants();
         assertEquals(8000, t.size());
@@ -125,7 +125,7 @@ class BSTreeTest {
         assertEquals(Long.MAX_VALUE, t.higherKey(0, -1));
         assertEquals(0, t.lowerKey(Long.MAX_VALUE, -1));
         assertEquals(2, t.rangeCount(Long.MIN_VALUE, Long.MAX_VALUE), "MAX is never inside [from, to)");
-        assertTrue(t.remove(Long.MAX_VALUE));
+        assertTrue(t.delete(Long.MAX_VALUE));
         assertFalse(t.containsKey(Long.MAX_VALUE));
         assertEquals(0, t.lastKey());
         t.checkInvariants();
@@ -166,11 +166,12 @@ class BSTreeTest {
             }
             Map<Long, Long> sub = model.subMap(from, true, to, false);
             for (int scan : new int[] {0, 1, 3, Integer.MAX_VALUE}) {
-                assertEquals(sub.size(), t.rangeCount(from, to, scan), "count [" + from + "," + to + ") scan=" + scan);
+                assertEquals(sub.size(), t.rangeCount(from, true, to, false, scan), "count [" + from + "," + to + ") scan=" + scan);
                 long[] sum = new long[2];
-                long n = t.rangeVisit(from, to, (k, v) -> {
+                long n = t.rangeVisit(from, true, to, false, (k, v) -> {
                     sum[0] += k * 31 + v;
                     sum[1]++;
+                    return true;
                 }, scan);
                 long expected = 0;
                 for (Map.Entry<Long, Long> e : sub.entrySet()) {
@@ -214,9 +215,9 @@ class BSTreeTest {
                 long k = seed == 5 ? (i < ops / 2 ? i : ops - i) : rnd.nextLong(-span, span);
                 String at = "seed " + seed + " op " + i + " key " + k;
                 if (insert) {
-                    assertEquals(model.put(k, (long) i) == null, t.put(k, i), at);
+                    assertEquals(model.put(k, (long) i) == null, t.upsert(k, i), at);
                 } else {
-                    assertEquals(model.remove(k) != null, t.remove(k), at);
+                    assertEquals(model.remove(k) != null, t.delete(k), at);
                 }
                 if (i % 997 == 0) {
                     long probe = rnd.nextLong(-span, span);
@@ -237,7 +238,7 @@ class BSTreeTest {
             }
             assertFalse(it.hasNext());
             for (Long k : model.keySet().toArray(new Long[0])) {
-                assertTrue(t.remove(k));
+                assertTrue(t.delete(k));
             }
             t.checkInvariants();
             assertEquals(0, t.size());

@@ -84,7 +84,7 @@ class CBSTreeTest {
         assertHolds(loaded, keys, values);
         BSTreeIndex grown = Indexes.cbsTree();
         for (int i = keys.length - 1; i >= 0; i--) {
-            assertTrue(grown.put(keys[i], values[i]));
+            assertTrue(grown.upsert(keys[i], values[i]));
         }
         assertHolds(grown, keys, values);
         for (BSTreeIndex t : new BSTreeIndex[] {loaded, grown}) {
@@ -106,15 +106,15 @@ class CBSTreeTest {
         CBSTree t = CBSTree.bulkLoad(keys, valuesOf(keys), 0.75);
         int leaf = t.headLeaf;
         assertEquals(1_000, t.leafK0(leaf));
-        assertTrue(t.put(999, 5));
-        assertTrue(t.put(5, 6));
+        assertTrue(t.upsert(999, 5));
+        assertTrue(t.upsert(5, 6));
         long k0 = t.leafK0(leaf);
         assertTrue(k0 < 5, "k0 moved below the new first key, leaving room for smaller ones: " + k0);
-        assertTrue(t.put(4, 9));
+        assertTrue(t.upsert(4, 9));
         assertEquals(k0, t.leafK0(leaf), "the next smaller key fits without re-encoding");
         assertEquals(16, t.leafWidth(leaf));
         assertEquals(1, t.leafNodes());
-        assertTrue(t.put(-(1L << 40), 7)); // too wide for 16 bits, too many keys for 32
+        assertTrue(t.upsert(-(1L << 40), 7)); // too wide for 16 bits, too many keys for 32
         t.checkInvariants();
         assertEquals(44, t.size());
         assertEquals(9, t.get(4, 0));
@@ -124,7 +124,7 @@ class CBSTreeTest {
         for (long k : keys) {
             assertEquals(~k * 31, t.get(k, 0));
         }
-        assertFalse(t.put(5, 8), "replacing is not inserting");
+        assertFalse(t.upsert(5, 8), "replacing is not inserting");
         assertEquals(8, t.get(5, 0));
     }
 
@@ -134,7 +134,7 @@ class CBSTreeTest {
         CBSTree t = CBSTree.bulkLoad(keys, valuesOf(keys), 0.75);
         assertEquals(1, t.leafNodes());
         assertEquals(64, Long.bitCount(t.leafBitmap(t.headLeaf)));
-        assertTrue(t.put(1L << 40, 1));
+        assertTrue(t.upsert(1L << 40, 1));
         t.checkInvariants();
         assertEquals(65, t.size());
         assertEquals(1, t.get(1L << 40, 0));
@@ -155,10 +155,10 @@ class CBSTreeTest {
             for (int i = 0; i < 3_000; i++) {
                 long k = r.nextInt(2_000) * step;
                 if (r.nextInt(3) == 0) {
-                    assertEquals(model.remove(k) != null, t.remove(k));
+                    assertEquals(model.remove(k) != null, t.delete(k));
                 } else {
                     long v = r.nextLong();
-                    assertEquals(model.put(k, v) == null, t.put(k, v));
+                    assertEquals(model.put(k, v) == null, t.upsert(k, v));
                 }
             }
             t.checkInvariants();
@@ -231,38 +231,38 @@ class CBSTreeTest {
         CBSTree t = CBSTree.bulkLoad(keys, values, 0.75);
         assertEquals(100, t.leavesWithValueLanes());
         // Replace a value with one far outside the leaf's range: that leaf alone becomes packed.
-        assertFalse(t.put(keys[100], Long.MIN_VALUE));
+        assertFalse(t.upsert(keys[100], Long.MIN_VALUE));
         values[100] = Long.MIN_VALUE;
         assertHolds(t, keys, values);
         assertEquals(99, t.leavesWithValueLanes());
         // A new key with a wild value in another leaf: packed too, its neighbours keep their values.
         long k = keys[1_000] + 1;
-        assertTrue(t.put(k, Long.MAX_VALUE));
+        assertTrue(t.upsert(k, Long.MAX_VALUE));
         assertEquals(98, t.leavesWithValueLanes());
         assertEquals(Long.MAX_VALUE, t.get(k, 0));
-        assertTrue(t.remove(k));
+        assertTrue(t.delete(k));
         assertHolds(t, keys, values);
         // A value that fits the headroom below v0 stays in lanes.
-        assertFalse(t.put(keys[2_000], values[2_000] - 1_000));
+        assertFalse(t.upsert(keys[2_000], values[2_000] - 1_000));
         values[2_000] -= 1_000;
         assertEquals(98, t.leavesWithValueLanes());
         // The packed leaf of keys[96..143] gets its key-like value back, then 17 more keys: full,
         // it splits, and both halves are rewritten with values that fit lanes again.
-        assertFalse(t.put(keys[100], ~keys[100]));
+        assertFalse(t.upsert(keys[100], ~keys[100]));
         values[100] = ~keys[100];
         assertFalse(CBSTree.hasLanes(t.leafMeta(t.inner.findLeaf(keys[100]))));
         for (int i = 96; i < 96 + 17; i++) {
-            assertTrue(t.put(keys[i] + 1, ~(keys[i] + 1)));
+            assertTrue(t.upsert(keys[i] + 1, ~(keys[i] + 1)));
         }
         assertTrue(CBSTree.hasLanes(t.leafMeta(t.inner.findLeaf(keys[96]))));
         assertTrue(CBSTree.hasLanes(t.leafMeta(t.inner.findLeaf(keys[143]))));
         assertEquals(~(keys[100] + 1), t.get(keys[100] + 1, 0));
         for (int i = 96; i < 96 + 17; i++) {
-            assertTrue(t.remove(keys[i] + 1));
+            assertTrue(t.delete(keys[i] + 1));
         }
         assertHolds(t, keys, values);
         for (long key : keys) {
-            assertTrue(t.remove(key));
+            assertTrue(t.delete(key));
         }
         t.checkInvariants();
         assertEquals(0, t.values.linesInUse(), "every packed block was freed");
@@ -277,10 +277,10 @@ class CBSTreeTest {
             for (int i = 0; i < 20_000; i++) {
                 long k = r.nextInt(4_000) * step;
                 if (r.nextInt(3) == 0) {
-                    assertEquals(model.remove(k) != null, t.remove(k));
+                    assertEquals(model.remove(k) != null, t.delete(k));
                 } else {
                     long v = k / step * 5 + r.nextInt(3); // grows with the key: fits lanes
-                    assertEquals(model.put(k, v) == null, t.put(k, v));
+                    assertEquals(model.put(k, v) == null, t.upsert(k, v));
                 }
             }
             t.checkInvariants();
@@ -293,6 +293,7 @@ class CBSTreeTest {
             t.rangeVisit(Long.MIN_VALUE, Long.MAX_VALUE, (key, value) -> {
                 assertEquals(model.get(key), value);
                 seen[n[0]++] = key;
+                return true;
             });
             assertEquals(ks.length, n[0]);
         }
@@ -302,7 +303,7 @@ class CBSTreeTest {
     void ascendingInsertsOfDescendingValuesStayInLanes() {
         CBSTree t = new CBSTree();
         for (long k = 0; k < 50_000; k++) {
-            assertTrue(t.put(k, ~k));
+            assertTrue(t.upsert(k, ~k));
         }
         t.checkInvariants();
         assertEquals(t.leafNodes(), t.leavesWithValueLanes());
@@ -343,14 +344,14 @@ class CBSTreeTest {
         long loadedLines = t.values.linesInUse();
         assertTrue(loadedLines >= 20_000 / 8, loadedLines + " lines");
         for (long k : keys) {
-            assertTrue(t.remove(k));
+            assertTrue(t.delete(k));
         }
         t.checkInvariants();
         assertEquals(0, t.size());
         assertEquals(0, t.height());
         assertTrue(t.values.linesInUse() <= 8, t.values.linesInUse() + " lines left");
         for (long k : keys) {
-            assertTrue(t.put(k, k));
+            assertTrue(t.upsert(k, k));
         }
         t.checkInvariants();
         assertTrue(t.values.linesInUse() < 2 * loadedLines, "freed blocks are reused");

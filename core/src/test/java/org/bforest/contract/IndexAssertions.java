@@ -150,9 +150,9 @@ public final class IndexAssertions {
         assertFalse(c.seekLast(), () -> phase + ": seekLast() on an empty index");
         assertNotValid(c, phase + ": after seekLast() on an empty index");
         assertThrows(NoSuchElementException.class, c::remove, () -> phase + ": cursor remove() on an empty index");
-        assertFalse(index.remove(0), () -> phase + ": remove(0) on an empty index");
-        assertFalse(index.remove(Long.MIN_VALUE), () -> phase + ": remove(MIN_VALUE) on an empty index");
-        assertFalse(index.remove(Long.MAX_VALUE), () -> phase + ": remove(MAX_VALUE) on an empty index");
+        assertFalse(index.delete(0), () -> phase + ": remove(0) on an empty index");
+        assertFalse(index.delete(Long.MIN_VALUE), () -> phase + ": remove(MIN_VALUE) on an empty index");
+        assertFalse(index.delete(Long.MAX_VALUE), () -> phase + ": remove(MAX_VALUE) on an empty index");
         assertEquals(0, index.size(), () -> phase + ": size() after failed removes on an empty index");
     }
 
@@ -293,13 +293,14 @@ public final class IndexAssertions {
         int n;
 
         @Override
-        public void visit(long key, long value) {
+        public boolean visit(long key, long value) {
             if (n == keys.length) {
                 keys = Arrays.copyOf(keys, n * 2);
                 values = Arrays.copyOf(values, n * 2);
             }
             keys[n] = key;
             values[n++] = value;
+            return true;
         }
     }
 

@@ -16,6 +16,7 @@ import org.bforest.LongIndex;
 public final class TreeMapIndex implements LongIndex {
     private final TreeMap<Long, Long> map = new TreeMap<>();
     private int modCount;
+    private long defaultReturnValue;
 
     /** Bulk load with the same checks (and messages) as the real structures. */
     public static TreeMapIndex bulkLoad(long[] keys, long[] values) {
@@ -27,21 +28,23 @@ public final class TreeMapIndex implements LongIndex {
         return index;
     }
 
-    @Override public boolean put(long key, long value) {
-        boolean fresh = map.put(key, value) == null;
-        if (fresh) modCount++;
-        return fresh;
+    @Override public long put(long key, long value) {
+        Long old = map.put(key, value);
+        if (old == null) modCount++;
+        return old == null ? defaultReturnValue : old;
     }
     @Override public long get(long key, long absent) {
         Long v = map.get(key);
         return v == null ? absent : v;
     }
     @Override public boolean containsKey(long key) { return map.containsKey(key); }
-    @Override public boolean remove(long key) {
-        boolean had = map.remove(key) != null;
-        if (had) modCount++;
-        return had;
+    @Override public long remove(long key) {
+        Long old = map.remove(key);
+        if (old != null) modCount++;
+        return old == null ? defaultReturnValue : old;
     }
+    @Override public long defaultReturnValue() { return defaultReturnValue; }
+    @Override public void defaultReturnValue(long value) { defaultReturnValue = value; }
     @Override public long size() { return map.size(); }
     @Override public void clear() { map.clear(); modCount++; }
 
@@ -53,17 +56,40 @@ public final class TreeMapIndex implements LongIndex {
     @Override public long firstKey() { return map.firstKey(); }
     @Override public long lastKey() { return map.lastKey(); }
 
-    @Override public long rangeCount(long from, long to) {
-        return from >= to ? 0 : map.subMap(from, true, to, false).size();
+    /** The closed interval of the bounds, or null when it is empty. */
+    private static long[] closed(long from, boolean fromInclusive, long to, boolean toInclusive) {
+        if (!fromInclusive && from == Long.MAX_VALUE || !toInclusive && to == Long.MIN_VALUE) return null;
+        long lo = fromInclusive ? from : from + 1;
+        long hi = toInclusive ? to : to - 1;
+        return lo > hi ? null : new long[] {lo, hi};
     }
-    @Override public long rangeVisit(long from, long to, LongEntryVisitor visitor) {
-        if (from >= to) return 0;
+    @Override public long rangeCount(long from, boolean fromInclusive, long to, boolean toInclusive) {
+        long[] r = closed(from, fromInclusive, to, toInclusive);
+        return r == null ? 0 : map.subMap(r[0], true, r[1], true).size();
+    }
+    @Override public long rangeVisit(long from, boolean fromInclusive, long to, boolean toInclusive,
+                                     LongEntryVisitor visitor) {
+        java.util.Objects.requireNonNull(visitor, "visitor");
+        long[] r = closed(from, fromInclusive, to, toInclusive);
+        if (r == null) return 0;
         long n = 0;
-        for (Map.Entry<Long, Long> e : map.subMap(from, true, to, false).entrySet()) {
-            visitor.visit(e.getKey(), e.getValue());
+        int expected = modCount;
+        for (Map.Entry<Long, Long> e : map.subMap(r[0], true, r[1], true).entrySet()) {
             n++;
+            boolean go = visitor.visit(e.getKey(), e.getValue());
+            if (expected != modCount) throw new ConcurrentModificationException("the visitor changed the index");
+            if (!go) break;
         }
         return n;
+    }
+    /** The model's invariant: the map's size is what the index reports (TreeMap checks itself). */
+    @Override public void checkInvariants() {
+        if (map.size() != size()) throw new IllegalStateException("size mismatch");
+        Long prev = null;
+        for (Long k : map.keySet()) {
+            if (prev != null && prev >= k) throw new IllegalStateException("keys out of order at " + k);
+            prev = k;
+        }
     }
     @Override public long memoryBytes() { return 88L * map.size(); }
 

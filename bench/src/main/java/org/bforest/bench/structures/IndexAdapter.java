@@ -9,8 +9,11 @@ import org.bforest.bench.workloads.Operations;
  * <p>{@link #run} is the timed loop. Every adapter writes its own copy of that loop, so each
  * loop's call sites see one receiver type and stay monomorphic (a shared loop calling through
  * this interface would turn megamorphic as soon as a second structure ran, and charge every
- * structure an interface dispatch per operation). The loop must not allocate for bforest
- * structures; peers box by nature.
+ * structure an interface dispatch per operation). What matters is the call-site profile, not
+ * the declared type: the bforest trees' classes are package-private in core, so their adapters'
+ * loops call through {@code LongIndex}, but each loop copy sees only the one class its adapter
+ * builds, and C2 inlines that class's methods behind a class-check guard. The loop must not
+ * allocate for bforest structures; peers box by nature.
  *
  * <p>{@link #run} returns a checksum of the results (values found, keys visited, whether each
  * insert and delete took effect), computed the same way by every adapter. The runner folds it

@@ -5,16 +5,18 @@ import org.bforest.BSTreeIndex;
 import org.bforest.LongIndex;
 import org.bforest.bench.workloads.Op;
 import org.bforest.bench.workloads.Operations;
-import org.bforest.bstree.CBSTree;
 
 /**
  * A bforest structure through the primitive {@link LongIndex} API: bulk-loaded by its factory,
  * driven without boxing, memory from its own {@link LongIndex#memoryBytes()}.
  *
  * <p>This loop serves {@code bstree-auto}, whose class depends on the keys; {@link BSTreeAdapter}
- * and {@link CBSTreeAdapter} have their own copies over their final classes, so the figures of
- * one do not depend on whether the other ran first in the same JVM (a shared loop turns
- * bimorphic, and measured 20% slower on the second structure).
+ * and {@link CBSTreeAdapter} have their own copies, so the figures of one do not depend on
+ * whether the other ran first in the same JVM (a shared loop turns bimorphic, and measured 20%
+ * slower on the second structure). The tree classes are package-private in core, so every copy
+ * calls through {@link LongIndex}; what keeps the calls cheap is that each copy has its own
+ * call-site profile, sees one receiver class, and C2 inlines that class's methods behind a
+ * class-check guard.
  */
 class LongIndexAdapter implements IndexAdapter {
     private final BiFunction<long[], long[], LongIndex> bulkLoad;
@@ -42,8 +44,8 @@ class LongIndexAdapter implements IndexAdapter {
             long k = keys[i];
             switch (codes[i]) {
                 case Op.LOOKUP -> sum += ix.get(k, Values.ABSENT);
-                case Op.INSERT -> sum += Values.effect(ix.put(k, Values.of(k)));
-                case Op.DELETE -> sum += Values.effect(ix.remove(k));
+                case Op.INSERT -> sum += Values.effect(ix.upsert(k, Values.of(k)));
+                case Op.DELETE -> sum += Values.effect(ix.delete(k));
                 default -> ix.rangeVisit(k, ends[i], visitor);
             }
         }
@@ -63,14 +65,24 @@ class LongIndexAdapter implements IndexAdapter {
     @Override
     public String describeBuilt() {
         if (index instanceof BSTreeIndex t) {
-            String lanes = t instanceof CBSTree c
-                    ? (c.hasValueLanes() ? ", values as lanes in " + c.leavesWithValueLanes() + " leaves"
-                            : ", values packed (they do not fit lanes)")
-                    : "";
             return "built a " + (t.isCompressed() ? "compressed BS-tree (CBS-tree)" : "plain BS-tree") + ", "
-                    + t.leafNodes() + " leaves" + lanes + ", " + t.innerNodes() + " inner nodes, height " + t.height();
+                    + t.leafNodes() + " leaves" + valuesClause(t.toString()) + ", " + t.innerNodes()
+                    + " inner nodes, height " + t.height();
         }
         return null;
+    }
+
+    /**
+     * How a CBS-tree stores its values, from its {@code toString} ("..., values=lanes in N leaves]"
+     * or "..., values=packed (...)]"), as ", values: ..."; empty for a tree that does not say.
+     */
+    static String valuesClause(String described) {
+        int at = described.indexOf("values=");
+        if (at < 0) {
+            return "";
+        }
+        int end = described.lastIndexOf(']');
+        return ", values: " + described.substring(at + "values=".length(), end > at ? end : described.length());
     }
 
     ScanSum scan() {

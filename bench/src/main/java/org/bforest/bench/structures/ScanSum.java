@@ -6,9 +6,11 @@ import org.bforest.LongEntryVisitor;
 final class ScanSum implements LongEntryVisitor {
     long sum;
 
+    /** Adds the entry and goes on: a scan visits its whole range. */
     @Override
-    public void visit(long key, long value) {
+    public boolean visit(long key, long value) {
         sum += Values.scanned(key, value);
+        return true;
     }
 
     long take() {

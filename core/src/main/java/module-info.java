@@ -1,0 +1,24 @@
+/**
+ * bforest: cache-conscious, SIMD B+-trees over 64-bit keys.
+ *
+ * <p>Users see one package, {@code org.bforest}: the {@code LongIndex} interface every structure
+ * implements, {@code Indexes} (the factories) and the builders. Everything else is internal: the
+ * trees are package-private, final classes in one package each, built through the factories. The
+ * internal packages are exported only to the project's own modules: the shared layer
+ * ({@code spi}), the node-search kernels and the storage to the benchmark and to the coming
+ * OpenCL module, which implement or measure structures on them.
+ *
+ * <p>The Vector API module is optional ({@code requires static}): the node search uses it when
+ * the JVM was started with {@code --add-modules jdk.incubator.vector} and falls back to its
+ * scalar path, with the same answers, when not.
+ */
+module org.bforest {
+    requires static jdk.incubator.vector;
+
+    exports org.bforest;
+
+    exports org.bforest.spi to org.bforest.bench, org.bforest.opencl;
+    exports org.bforest.kernel to org.bforest.bench, org.bforest.opencl;
+    exports org.bforest.storage to org.bforest.bench, org.bforest.opencl;
+    exports org.bforest.util to org.bforest.bench, org.bforest.opencl;
+}

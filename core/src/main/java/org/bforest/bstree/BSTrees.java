@@ -1,0 +1,37 @@
+package org.bforest.bstree;
+
+import org.bforest.BSTreeIndex;
+
+/**
+ * The one way into this package from outside it: the tree classes are package-private and
+ * final, and {@code org.bforest.Indexes} and {@code BSTreeBuilder} build them through these
+ * factories. Not exported to users (see {@code module-info.java}).
+ */
+public final class BSTrees {
+    /** The paper's default leaf fill at bulk load. */
+    public static final double DEFAULT_LEAF_FILL = 0.75;
+
+    private BSTrees() {
+    }
+
+    /** An empty tree: the CBS-tree when {@code compressed}, else the plain BS-tree. */
+    public static BSTreeIndex empty(boolean compressed) {
+        return compressed ? new CBSTree() : new BSTree();
+    }
+
+    /**
+     * A tree bulk-loaded from {@code sortedKeys}: the CBS-tree when {@code compressed}, else the
+     * plain BS-tree.
+     *
+     * @throws IllegalArgumentException on unsorted or duplicate keys, arrays of different lengths
+     *                                  or a fill outside [0.5, 1]; nothing is built
+     */
+    public static BSTreeIndex bulkLoad(long[] sortedKeys, long[] values, double leafFill, boolean compressed) {
+        return compressed ? CBSTree.bulkLoad(sortedKeys, values, leafFill) : BSTree.bulkLoad(sortedKeys, values, leafFill);
+    }
+
+    /** Whether the paper's decision mechanism (section 6) picks the compressed tree for these keys. */
+    public static boolean compressionPays(long[] sortedKeys) {
+        return CompressionDecision.of(sortedKeys).compress();
+    }
+}

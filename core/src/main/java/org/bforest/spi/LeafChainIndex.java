@@ -1,0 +1,732 @@
+package org.bforest.spi;
+
+import java.util.BitSet;
+import java.util.ConcurrentModificationException;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import org.bforest.LongCursor;
+import org.bforest.LongEntryVisitor;
+import org.bforest.LongIndex;
+import org.bforest.util.SortedInput;
+
+/**
+ * What every bforest index needs, written once: an ordered index whose entries sit in the slots
+ * of leaves, the leaves chained in key order. A structure supplies the position SPI (find the leaf
+ * of a key, walk the chain, read a leaf's bitmap, keys and values, {@code succ} in a leaf) and its
+ * own hot paths ({@code get}, {@code put}, {@code remove}); this class gives it the rest of
+ * {@link LongIndex}:
+ * <ul>
+ * <li>the out-of-band largest key ({@link #putMax}, {@link #removeMax}, {@link #getMax});</li>
+ * <li>bulk-input validation ({@link #acceptBulk});</li>
+ * <li>the neighbour queries as one search ({@link #nearPos}) and four thin wrappers, plus
+ *     {@code firstKey}/{@code lastKey};</li>
+ * <li>a fail-fast cursor that walks both ways;</li>
+ * <li>range count and visit with inclusive or exclusive bounds over the chained leaves, with both
+ *     strategies of the BS-tree paper's section 3.3;</li>
+ * <li>the default return value, {@code toString}, and the invariant hook: {@link #checkInvariants()}
+ *     checks the chain and the SPI's answers ({@link #checkLeafChain()}), then the structure's own
+ *     invariants ({@link #checkStructure()}), which every structure must supply.</li>
+ * </ul>
+ *
+ * <h2>The position SPI</h2>
+ * A leaf is an {@code int} id ({@link #NONE}, -1, is none) with up to {@value #MAX_SLOTS} slots;
+ * its <em>bitmap</em> has bit {@code s} set when slot {@code s} holds an entry. The used slots of
+ * a leaf are in ascending key order, and every key of a leaf is below every key of the next leaf.
+ * How a leaf lays out its slots (gapped like the BS-tree's, packed like the B− tree's, a window of
+ * a larger page like the GPU tree's host side) is the structure's business: it answers
+ * {@link #leafSuccGE}/{@link #leafSuccGT} with a slot boundary, and reads one used slot at a time.
+ * A <em>position</em> is a (leaf, slot) pair packed in a {@code long} ({@link #pos}), or
+ * {@link #POS_NONE}, or {@link #POS_MAX} for the out-of-band largest key.
+ *
+ * <h2>The largest key</h2>
+ * Structures pad their nodes with {@link #MAXKEY} ({@code Long.MAX_VALUE}), so that one key is
+ * kept out of band ({@link #hasMax}, {@link #maxValue}) and is never in a leaf; every operation
+ * checks it first, the way jctools' {@code NonBlockingHashMapLong} keeps its {@code NO_KEY}.
+ *
+ * <h2>Threads</h2>
+ * Nothing here keeps per-call scratch in a field: reads of an index nobody modifies are safe from
+ * any number of threads (as {@link LongIndex} promises), provided the structure's own read paths
+ * keep none either. Writes are the structure's and single-threaded; {@link #modCount} makes
+ * cursors fail fast when the index changes under them.
+ */
+public abstract class LeafChainIndex implements LongIndex {
+    /** {@code Long.MAX_VALUE}: pads nodes, so it is stored out of band. */
+    public static final long MAXKEY = Long.MAX_VALUE;
+    /** No leaf. */
+    public static final int NONE = -1;
+    /** Slots of the widest leaf; positions keep this many slot bits. */
+    public static final int MAX_SLOTS = 64;
+    private static final int SLOT_BITS = 6;
+
+    /** Positions that are not (leaf, slot) pairs. */
+    public static final long POS_NONE = -1;
+    public static final long POS_MAX = -2;
+
+    /** Keys in the index, the out-of-band one included. */
+    protected long size;
+    /** Bumped when a key is added or removed (not when a value is replaced); cursors watch it. */
+    protected int modCount;
+    /** Whether {@link #MAXKEY} is in the index, and its value. */
+    protected boolean hasMax;
+    protected long maxValue;
+    private long defaultReturnValue;
+    private final String name;
+
+    /** @param name the structure's name, for {@code toString} and messages */
+    protected LeafChainIndex(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+    }
+
+    // ---- the position SPI: what a structure supplies --------------------------------------------
+
+    /** The leaf whose key range holds {@code key} ({@code key < MAXKEY}). */
+    protected abstract int findLeaf(long key);
+
+    /** The leaf with the least keys (never {@link #NONE}: an empty index has one empty leaf or says so by its bitmap). */
+    protected abstract int firstLeaf();
+
+    /** The leaf with the greatest keys. */
+    protected abstract int lastLeaf();
+
+    /** The next leaf in key order, or {@link #NONE}. */
+    protected abstract int leafNext(int leaf);
+
+    /** The previous leaf in key order, or {@link #NONE}. */
+    protected abstract int leafPrev(int leaf);
+
+    /** The used slots of a leaf, bit {@code s} for slot {@code s}. */
+    protected abstract long leafBitmap(int leaf);
+
+    /**
+     * {@code succ>=}: a slot boundary {@code s} (0 to {@value #MAX_SLOTS}) such that the used
+     * slots below {@code s} hold keys {@code < key} and those at or above it keys {@code >= key}.
+     */
+    protected abstract int leafSuccGE(int leaf, long key);
+
+    /** {@code succ>}: as {@link #leafSuccGE}, splitting at {@code <= key} / {@code > key}. */
+    protected abstract int leafSuccGT(int leaf, long key);
+
+    /** The key in a used slot. */
+    protected abstract long leafKey(int leaf, int slot);
+
+    /** The value in a used slot. */
+    protected abstract long leafValue(int leaf, int slot);
+
+    /**
+     * Levels above the leaves: what one descent costs, in leaves a scan could read instead (the
+     * range strategies switch on it).
+     */
+    protected abstract int descentLevels();
+
+    /** The structure's own invariants; throws {@link IllegalStateException} naming the first broken. */
+    protected abstract void checkStructure();
+
+    /**
+     * Gives the entries of the used slots in {@code bits} of a leaf to the visitor in key order
+     * until it returns false, checking after each that it did not change the index. Returns how
+     * many it gave, negated if the visitor stopped. Structures override it to read a leaf once.
+     */
+    protected int visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
+        int n = 0;
+        for (; bits != 0; bits &= bits - 1) {
+            int slot = Long.numberOfTrailingZeros(bits);
+            n++;
+            boolean go = visitor.visit(leafKey(leaf, slot), leafValue(leaf, slot));
+            checkUnchanged(expectedModCount);
+            if (!go) {
+                return -n;
+            }
+        }
+        return n;
+    }
+
+    /** A few words on the shape (height, nodes) for {@code toString}; empty by default. */
+    protected String describeShape() {
+        return "";
+    }
+
+    /** Throws {@link ConcurrentModificationException} if the index changed since {@code expected}. */
+    protected final void checkUnchanged(int expected) {
+        if (expected != modCount) {
+            throw new ConcurrentModificationException("the index was changed during a visit (by the visitor?)");
+        }
+    }
+
+    // ---- default return value, size, toString ---------------------------------------------------
+
+    @Override
+    public final long defaultReturnValue() {
+        return defaultReturnValue;
+    }
+
+    @Override
+    public final void defaultReturnValue(long value) {
+        defaultReturnValue = value;
+    }
+
+    @Override
+    public final long size() {
+        return size;
+    }
+
+    @Override
+    public String toString() {
+        String shape = describeShape();
+        return name + "[size=" + size + (shape.isEmpty() ? "" : ", " + shape) + "]";
+    }
+
+    // ---- the out-of-band largest key, and bulk-load input ---------------------------------------
+
+    /** {@code get(Long.MAX_VALUE, absent)}. */
+    protected final long getMax(long absent) {
+        return hasMax ? maxValue : absent;
+    }
+
+    /** {@code put(Long.MAX_VALUE, value)}: the previous value, or the default return value. */
+    protected final long putMax(long value) {
+        long previous = hasMax ? maxValue : defaultReturnValue;
+        if (!hasMax) {
+            hasMax = true;
+            size++;
+            modCount++;
+        }
+        maxValue = value;
+        return previous;
+    }
+
+    /** {@code remove(Long.MAX_VALUE)}: the value it had, or the default return value. */
+    protected final long removeMax() {
+        if (!hasMax) {
+            return defaultReturnValue;
+        }
+        long previous = maxValue;
+        hasMax = false;
+        maxValue = 0;
+        size--;
+        modCount++;
+        return previous;
+    }
+
+    /**
+     * Checks bulk-load input ({@link SortedInput}), takes {@code Long.MAX_VALUE} out of band and
+     * sets the size; returns how many keys, from the start of {@code keys}, go into leaves. Call it
+     * before building anything.
+     *
+     * @throws IllegalArgumentException on unsorted or duplicate keys or arrays of different
+     *                                  lengths; nothing is changed
+     */
+    protected final int acceptBulk(long[] keys, long[] values) {
+        SortedInput.check(keys, values);
+        int n = keys.length;
+        if (n > 0 && keys[n - 1] == MAXKEY) {
+            hasMax = true;
+            maxValue = values == null ? 0 : values[n - 1];
+            n--;
+        }
+        size = keys.length;
+        return n;
+    }
+
+    /** Forgets the out-of-band key and the size (for {@code clear}); bumps {@link #modCount}. */
+    protected final void resetCommon() {
+        hasMax = false;
+        maxValue = 0;
+        size = 0;
+        modCount++;
+    }
+
+    // ---- positions ------------------------------------------------------------------------------
+
+    protected static long pos(int leaf, int slot) {
+        return (long) leaf << SLOT_BITS | slot;
+    }
+
+    protected static int posLeaf(long pos) {
+        return (int) (pos >>> SLOT_BITS);
+    }
+
+    protected static int posSlot(long pos) {
+        return (int) pos & (MAX_SLOTS - 1);
+    }
+
+    /** Used slots at or above {@code s} (0 <= s <= 64). */
+    protected static long bitsFrom(long bm, int s) {
+        return s >= MAX_SLOTS ? 0 : bm & (-1L << s);
+    }
+
+    /** Used slots below {@code s} (0 <= s <= 64). */
+    protected static long bitsBelow(long bm, int s) {
+        return s >= MAX_SLOTS ? bm : bm & ((1L << s) - 1);
+    }
+
+    protected static int highestBit(long bits) {
+        return 63 - Long.numberOfLeadingZeros(bits);
+    }
+
+    final long keyAt(long pos) {
+        return pos == POS_MAX ? MAXKEY : leafKey(posLeaf(pos), posSlot(pos));
+    }
+
+    final long valueAt(long pos) {
+        return pos == POS_MAX ? maxValue : leafValue(posLeaf(pos), posSlot(pos));
+    }
+
+    /** The first used slot at or after slot {@code s} of {@code leaf}, else further right. */
+    final long firstFrom(int leaf, int s) {
+        long bits = bitsFrom(leafBitmap(leaf), s);
+        while (bits == 0) {
+            leaf = leafNext(leaf);
+            if (leaf == NONE) {
+                return hasMax ? POS_MAX : POS_NONE;
+            }
+            bits = leafBitmap(leaf);
+        }
+        return pos(leaf, Long.numberOfTrailingZeros(bits));
+    }
+
+    /** The last used slot below slot {@code s} of {@code leaf}, else further left. */
+    final long lastBelow(int leaf, int s) {
+        long bits = bitsBelow(leafBitmap(leaf), s);
+        while (bits == 0) {
+            leaf = leafPrev(leaf);
+            if (leaf == NONE) {
+                return POS_NONE;
+            }
+            bits = leafBitmap(leaf);
+        }
+        return pos(leaf, highestBit(bits));
+    }
+
+    /**
+     * The one neighbour search: the position of the least key {@code >= key} ({@code above},
+     * inclusive), {@code > key} ({@code above}, exclusive), the greatest {@code <= key} or
+     * {@code < key}; {@link #POS_NONE} if there is none. Like {@code ConcurrentSkipListMap.findNear}:
+     * the four neighbour queries, the cursor's seeks and the views are thin wrappers.
+     */
+    protected final long nearPos(long key, boolean above, boolean inclusive) {
+        if (!inclusive) {
+            if (key == (above ? MAXKEY : Long.MIN_VALUE)) {
+                return POS_NONE;
+            }
+            key = above ? key + 1 : key - 1; // keys are integers: > k is >= k + 1
+        }
+        if (above) {
+            if (key == MAXKEY) {
+                return hasMax ? POS_MAX : POS_NONE;
+            }
+            int leaf = findLeaf(key);
+            // The least key >= key is in this leaf at or after slot succ>=(key), or further right:
+            // every key of later leaves is above this leaf's range, which holds key.
+            return firstFrom(leaf, leafSuccGE(leaf, key));
+        }
+        if (key == MAXKEY) {
+            return hasMax ? POS_MAX : lastBelow(lastLeaf(), MAX_SLOTS);
+        }
+        int leaf = findLeaf(key);
+        return lastBelow(leaf, leafSuccGT(leaf, key));
+    }
+
+    final long firstPos() {
+        return firstFrom(firstLeaf(), 0);
+    }
+
+    final long lastPos() {
+        return hasMax ? POS_MAX : lastBelow(lastLeaf(), MAX_SLOTS);
+    }
+
+    /** The position after {@code pos} in key order. */
+    final long nextPos(long pos) {
+        return pos == POS_MAX ? POS_NONE : firstFrom(posLeaf(pos), posSlot(pos) + 1);
+    }
+
+    /** The position before {@code pos} in key order. */
+    final long prevPos(long pos) {
+        return pos == POS_MAX ? lastBelow(lastLeaf(), MAX_SLOTS) : lastBelow(posLeaf(pos), posSlot(pos));
+    }
+
+    private long keyOr(long pos, long absent) {
+        return pos == POS_NONE ? absent : keyAt(pos);
+    }
+
+    @Override
+    public final long ceilingKey(long key, long absent) {
+        return keyOr(nearPos(key, true, true), absent);
+    }
+
+    @Override
+    public final long higherKey(long key, long absent) {
+        return keyOr(nearPos(key, true, false), absent);
+    }
+
+    @Override
+    public final long floorKey(long key, long absent) {
+        return keyOr(nearPos(key, false, true), absent);
+    }
+
+    @Override
+    public final long lowerKey(long key, long absent) {
+        return keyOr(nearPos(key, false, false), absent);
+    }
+
+    @Override
+    public final long firstKey() {
+        long p = firstPos();
+        if (p == POS_NONE) {
+            throw new NoSuchElementException("the index is empty");
+        }
+        return keyAt(p);
+    }
+
+    @Override
+    public final long lastKey() {
+        long p = lastPos();
+        if (p == POS_NONE) {
+            throw new NoSuchElementException("the index is empty");
+        }
+        return keyAt(p);
+    }
+
+    @Override
+    public LongCursor cursor() {
+        return new Cursor();
+    }
+
+    // ---- ranges -------------------------------------------------------------------------------
+
+    @Override
+    public final long rangeCount(long from, boolean fromInclusive, long to, boolean toInclusive) {
+        return rangeCount(from, fromInclusive, to, toInclusive, descentLevels() + 1);
+    }
+
+    @Override
+    public final long rangeVisit(long from, boolean fromInclusive, long to, boolean toInclusive,
+                                 LongEntryVisitor visitor) {
+        return rangeVisit(from, fromInclusive, to, toInclusive, visitor, descentLevels() + 1);
+    }
+
+    /**
+     * {@link #rangeCount(long, boolean, long, boolean)} with the strategy switch given:
+     * {@code scanLeaves} = 0 is the pure two-descent strategy, {@code Integer.MAX_VALUE} the pure
+     * scan (for tests; the index uses the levels of a descent).
+     */
+    public final long rangeCount(long from, boolean fromInclusive, long to, boolean toInclusive, int scanLeaves) {
+        if (!fromInclusive && from == MAXKEY || !toInclusive && to == Long.MIN_VALUE) {
+            return 0;
+        }
+        long lo = fromInclusive ? from : from + 1;
+        long hi = toInclusive ? to : to - 1;
+        if (lo > hi) {
+            return 0;
+        }
+        // Leaves never hold MAXKEY: [lo, hi] is [lo, hi + 1) in the leaves, or [lo, MAXKEY) and the
+        // out-of-band key.
+        if (hi == MAXKEY) {
+            return countBelow(lo, MAXKEY, scanLeaves) + (hasMax ? 1 : 0);
+        }
+        return countBelow(lo, hi + 1, scanLeaves);
+    }
+
+    /** The range visit with the strategy switch given (see {@link #rangeCount(long, boolean, long, boolean, int)}). */
+    public final long rangeVisit(long from, boolean fromInclusive, long to, boolean toInclusive,
+                                 LongEntryVisitor visitor, int scanLeaves) {
+        Objects.requireNonNull(visitor, "visitor");
+        if (!fromInclusive && from == MAXKEY || !toInclusive && to == Long.MIN_VALUE) {
+            return 0;
+        }
+        long lo = fromInclusive ? from : from + 1;
+        long hi = toInclusive ? to : to - 1;
+        if (lo > hi) {
+            return 0;
+        }
+        int expected = modCount;
+        long n = visitBelow(lo, hi == MAXKEY ? MAXKEY : hi + 1, visitor, scanLeaves, expected);
+        if (n < 0) {
+            return -n; // the visitor stopped
+        }
+        if (hi == MAXKEY && hasMax) {
+            n++;
+            visitor.visit(MAXKEY, maxValue);
+            checkUnchanged(expected);
+        }
+        return n;
+    }
+
+    /**
+     * Counts the keys in the leaves in {@code [from, to)} ({@code from < to}), with both strategies
+     * of section 3.3 chosen as the scan goes: it descends for {@code from} and scans leaves,
+     * comparing their keys with {@code to} (Algorithm 4); a range that has not ended after
+     * {@code scanLeaves + 1} leaves is long, so it then descends for {@code to} as well and counts
+     * the leaves in between from their bitmaps alone, without reading their keys.
+     */
+    private long countBelow(long from, long to, int scanLeaves) {
+        if (from >= to) {
+            return 0;
+        }
+        int leaf = findLeaf(from);
+        int s = leafSuccGE(leaf, from);
+        long n = 0;
+        for (int scanned = 0; ; scanned++) {
+            long bm = leafBitmap(leaf);
+            int e = leafSuccGE(leaf, to);
+            n += Long.bitCount(bitsFrom(bm, s) & bitsBelow(bm, e));
+            if (bitsFrom(bm, e) != 0) {
+                return n; // a used key >= to: the range ends in this leaf
+            }
+            if (scanned >= scanLeaves) {
+                return n + countAfter(leaf, to);
+            }
+            leaf = leafNext(leaf);
+            if (leaf == NONE) {
+                return n;
+            }
+            s = 0;
+        }
+    }
+
+    /**
+     * Keys {@code < to} in the leaves after {@code leaf}, by a second descent (strategy 2): the
+     * leaves strictly between contribute their bitmaps' population counts.
+     */
+    private long countAfter(int leaf, long to) {
+        int endLeaf = endLeaf(to);
+        if (endLeaf == leaf) {
+            return 0;
+        }
+        int endSlot = endSlot(endLeaf, to);
+        long n = 0;
+        for (leaf = leafNext(leaf); leaf != endLeaf; leaf = leafNext(leaf)) {
+            n += Long.bitCount(leafBitmap(leaf));
+        }
+        return n + Long.bitCount(bitsBelow(leafBitmap(endLeaf), endSlot));
+    }
+
+    /** The leaf that holds the first position {@code >= to} (the last leaf when {@code to} is MAXKEY). */
+    private int endLeaf(long to) {
+        return to == MAXKEY ? lastLeaf() : findLeaf(to);
+    }
+
+    /** The slot in {@link #endLeaf(long)} below which the keys are {@code < to}. */
+    private int endSlot(int endLeaf, long to) {
+        return to == MAXKEY ? MAX_SLOTS : leafSuccGE(endLeaf, to);
+    }
+
+    /** Visits the keys in the leaves in {@code [from, to)}; the count, negated if the visitor stopped. */
+    private long visitBelow(long from, long to, LongEntryVisitor visitor, int scanLeaves, int expected) {
+        if (from >= to) {
+            return 0;
+        }
+        int leaf = findLeaf(from);
+        int s = leafSuccGE(leaf, from);
+        int endLeaf = NONE;
+        int endSlot = MAX_SLOTS;
+        long n = 0;
+        for (int scanned = 0; ; scanned++) {
+            long bm = leafBitmap(leaf);
+            boolean last;
+            int e;
+            if (endLeaf == NONE) {
+                e = leafSuccGE(leaf, to);
+                last = bitsFrom(bm, e) != 0;
+            } else {
+                last = leaf == endLeaf;
+                e = last ? endSlot : MAX_SLOTS;
+            }
+            long bits = bitsFrom(bm, s) & bitsBelow(bm, e);
+            if (bits != 0) {
+                int visited = visitLeaf(leaf, bits, visitor, expected);
+                if (visited < 0) {
+                    return -(n - visited);
+                }
+                n += visited;
+            }
+            if (last) {
+                return n;
+            }
+            if (endLeaf == NONE && scanned >= scanLeaves) {
+                endLeaf = endLeaf(to);
+                endSlot = endSlot(endLeaf, to);
+                if (endLeaf == leaf) {
+                    return n;
+                }
+            }
+            leaf = leafNext(leaf);
+            if (leaf == NONE) {
+                return n;
+            }
+            s = 0;
+        }
+    }
+
+    // ---- invariants -----------------------------------------------------------------------------
+
+    /**
+     * The chain checks, then {@link #checkStructure()}. Final: no structure can skip the common
+     * part, and none can pass by having no checker.
+     */
+    @Override
+    public final void checkInvariants() {
+        checkLeafChain();
+        checkStructure();
+    }
+
+    /**
+     * Checks what the SPI promises, for every structure: the chain runs from {@link #firstLeaf()}
+     * to {@link #lastLeaf()} with matching back links and no cycle; keys ascend strictly across
+     * every used slot of every leaf, and none is {@link #MAXKEY}; {@code succ>=} and {@code succ>}
+     * of each key bracket its slot; {@link #findLeaf} finds the first and last key of each leaf in
+     * it; and the keys, with the out-of-band one, add up to {@link #size}.
+     */
+    protected final void checkLeafChain() {
+        BitSet seen = new BitSet();
+        int prev = NONE;
+        long count = 0;
+        boolean any = false;
+        long last = 0;
+        for (int leaf = firstLeaf(); leaf != NONE; leaf = leafNext(leaf)) {
+            if (leaf < 0 || seen.get(leaf)) {
+                fail("leaf " + leaf + " appears twice in the chain (or is negative)");
+            }
+            seen.set(leaf);
+            if (leafPrev(leaf) != prev) {
+                fail("leaf " + leaf + " links back to " + leafPrev(leaf) + ", not " + prev);
+            }
+            long bm = leafBitmap(leaf);
+            for (long bits = bm; bits != 0; bits &= bits - 1) {
+                int s = Long.numberOfTrailingZeros(bits);
+                long k = leafKey(leaf, s);
+                if (k == MAXKEY) {
+                    fail("leaf " + leaf + " slot " + s + " holds Long.MAX_VALUE, which lives out of band");
+                }
+                if (any && k <= last) {
+                    fail("key " + k + " (leaf " + leaf + " slot " + s + ") is not above the key before it, " + last);
+                }
+                int ge = leafSuccGE(leaf, k);
+                int gt = leafSuccGT(leaf, k);
+                long before = bitsBelow(bm, s);
+                long after = bitsFrom(bm, s + 1);
+                int lowGE = before == 0 ? 0 : highestBit(before) + 1;
+                int highGT = after == 0 ? MAX_SLOTS : Long.numberOfTrailingZeros(after);
+                if (ge < lowGE || ge > s || gt <= s || gt > highGT) {
+                    fail("leaf " + leaf + ": succ>=(" + k + ") = " + ge + " and succ>(" + k + ") = " + gt
+                            + " do not bracket its slot " + s);
+                }
+                any = true;
+                last = k;
+                count++;
+            }
+            if (bm != 0) {
+                long lo = leafKey(leaf, Long.numberOfTrailingZeros(bm));
+                long hi = leafKey(leaf, highestBit(bm));
+                if (findLeaf(lo) != leaf || findLeaf(hi) != leaf) {
+                    fail("findLeaf does not lead to leaf " + leaf + " for its keys " + lo + " and " + hi);
+                }
+            }
+            prev = leaf;
+        }
+        if (prev != lastLeaf()) {
+            fail("the chain ends at leaf " + prev + ", but the last leaf is " + lastLeaf());
+        }
+        if (count + (hasMax ? 1 : 0) != size) {
+            fail("the leaves hold " + count + " keys" + (hasMax ? " and Long.MAX_VALUE one more" : "")
+                    + ", but size is " + size);
+        }
+    }
+
+    /** Throws the {@link IllegalStateException} of a broken invariant, naming the structure. */
+    protected final void fail(String what) {
+        throw new IllegalStateException(name + " invariant broken: " + what);
+    }
+
+    // ---- cursor -------------------------------------------------------------------------------
+
+    /** A (leaf, slot) position walking the chain; stale (fail-fast) when {@link #modCount} moves. */
+    private final class Cursor implements LongCursor {
+        private long pos = POS_NONE;
+        private int expected = modCount;
+
+        private boolean at(long p) {
+            pos = p;
+            expected = modCount;
+            return p != POS_NONE;
+        }
+
+        private void checkFresh() {
+            if (expected != modCount) {
+                throw new ConcurrentModificationException("the index was changed after this cursor was positioned");
+            }
+        }
+
+        private long current() {
+            checkFresh();
+            if (pos == POS_NONE) {
+                throw new NoSuchElementException("the cursor is not on an entry");
+            }
+            return pos;
+        }
+
+        @Override
+        public boolean seekCeiling(long key) {
+            return at(nearPos(key, true, true));
+        }
+
+        @Override
+        public boolean seekFloor(long key) {
+            return at(nearPos(key, false, true));
+        }
+
+        @Override
+        public boolean seekHigher(long key) {
+            return at(nearPos(key, true, false));
+        }
+
+        @Override
+        public boolean seekLower(long key) {
+            return at(nearPos(key, false, false));
+        }
+
+        @Override
+        public boolean seekFirst() {
+            return at(firstPos());
+        }
+
+        @Override
+        public boolean seekLast() {
+            return at(lastPos());
+        }
+
+        @Override
+        public boolean next() {
+            checkFresh();
+            return pos != POS_NONE && at(nextPos(pos));
+        }
+
+        @Override
+        public boolean previous() {
+            checkFresh();
+            return pos != POS_NONE && at(prevPos(pos));
+        }
+
+        @Override
+        public boolean isValid() {
+            checkFresh();
+            return pos != POS_NONE;
+        }
+
+        @Override
+        public long key() {
+            return keyAt(current());
+        }
+
+        @Override
+        public long value() {
+            return valueAt(current());
+        }
+
+        @Override
+        public void remove() {
+            long key = keyAt(current());
+            LeafChainIndex.this.remove(key);
+            at(nearPos(key, true, false));
+        }
+    }
+}

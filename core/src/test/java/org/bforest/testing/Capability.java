@@ -1,0 +1,15 @@
+package org.bforest.testing;
+
+/** What a registered structure promises beyond the {@link org.bforest.LongIndex} contract; the kit tests each. */
+public enum Capability {
+    /**
+     * Cursors and view iterators throw {@code ConcurrentModificationException} once the index
+     * changes other than through them (single-threaded structures). Without it, cursors are
+     * weakly consistent and the staleness tests are skipped.
+     */
+    FAIL_FAST_CURSORS,
+    /** Every operation is safe from any number of threads at once, writes included. */
+    THREAD_SAFE,
+    /** A {@link org.bforest.NativeLongIndex}: the kit checks that every call after close() throws. */
+    NATIVE
+}

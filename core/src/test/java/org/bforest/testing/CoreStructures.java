@@ -1,0 +1,22 @@
+package org.bforest.testing;
+
+import static org.bforest.testing.Capability.FAIL_FAST_CURSORS;
+
+import java.util.EnumSet;
+import java.util.List;
+import org.bforest.BSTreeBuilder.Compression;
+import org.bforest.Indexes;
+import org.bforest.testing.Implementations.Impl;
+
+/** The structures of {@code core}, and the model and the SPI sample the kit checks itself with. */
+public final class CoreStructures implements StructureRegistry {
+    @Override
+    public List<Impl> structures() {
+        EnumSet<Capability> single = EnumSet.of(FAIL_FAST_CURSORS);
+        return List.of(
+                new Impl("treemap-model", TreeMapIndex::new, TreeMapIndex::bulkLoad, single),
+                new Impl("bstree", () -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(),
+                        (k, v) -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(k, v), single),
+                new Impl("cbstree", Indexes::cbsTree, Indexes::cbsTree, single));
+    }
+}

@@ -1,0 +1,13 @@
+package org.bforest.testing;
+
+import java.util.List;
+
+/**
+ * Where a module lists the structures the conformance kit runs on: one implementation per
+ * module, named in that module's
+ * {@code src/test/resources/META-INF/services/org.bforest.testing.StructureRegistry}, with one
+ * line per structure in {@link #structures()}. {@link Implementations#all()} collects them all.
+ */
+public interface StructureRegistry {
+    List<Implementations.Impl> structures();
+}
