@@ -6,6 +6,7 @@ import java.util.EnumSet;
 import java.util.List;
 import org.bforest.BSTreeBuilder.Compression;
 import org.bforest.Indexes;
+import org.bforest.sample.PackedLeavesIndex;
 import org.bforest.testing.Implementations.Impl;
 
 /** The structures of {@code core}, and the model and the SPI sample the kit checks itself with. */
@@ -17,6 +18,7 @@ public final class CoreStructures implements StructureRegistry {
                 new Impl("treemap-model", TreeMapIndex::new, TreeMapIndex::bulkLoad, single),
                 new Impl("bstree", () -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(),
                         (k, v) -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(k, v), single),
-                new Impl("cbstree", Indexes::cbsTree, Indexes::cbsTree, single));
+                new Impl("cbstree", Indexes::cbsTree, Indexes::cbsTree, single),
+                new Impl("spi-sample", PackedLeavesIndex::new, PackedLeavesIndex::bulkLoad, single));
     }
 }
