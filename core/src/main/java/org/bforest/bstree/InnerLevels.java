@@ -190,9 +190,15 @@ final class InnerLevels {
         grow(ids.needed(height + 1));
     }
 
-    /** Room on the free list for every node a leaf removal can free, taken before it starts. */
+    /**
+     * Room on the free list for every node a leaf removal can free, taken before it starts. A
+     * removal frees the emptied nodes on its path (at most one per level below the root) and then
+     * collapses roots left with one child (at most one per level again, and the collapse can go
+     * below the levels whose path nodes were freed): at most {@code 2 * height} nodes. Reserving
+     * only {@code height + 1} ran out while draining small trees (ApiContractTest).
+     */
     void reserveForRemoval() {
-        ids.reserveReleases(height + 1);
+        ids.reserveReleases(2 * height + 1);
     }
 
     // ---- separators in, splits, root growth -----------------------------------------------------

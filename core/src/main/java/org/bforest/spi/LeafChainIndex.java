@@ -82,7 +82,10 @@ public abstract class LeafChainIndex implements LongIndex {
     /** The leaf whose key range holds {@code key} ({@code key < MAXKEY}). */
     protected abstract int findLeaf(long key);
 
-    /** The leaf with the least keys (never {@link #NONE}: an empty index has one empty leaf or says so by its bitmap). */
+    /**
+     * The leaf with the least keys (never {@link #NONE}: an empty index has one empty leaf). Leaves
+     * may be empty anywhere in the chain; every walk here skips them.
+     */
     protected abstract int firstLeaf();
 
     /** The leaf with the greatest keys. */
@@ -100,6 +103,8 @@ public abstract class LeafChainIndex implements LongIndex {
     /**
      * {@code succ>=}: a slot boundary {@code s} (0 to {@value #MAX_SLOTS}) such that the used
      * slots below {@code s} hold keys {@code < key} and those at or above it keys {@code >= key}.
+     * Any {@code key} may be asked, {@link #MAXKEY} included (the range code asks it for ranges
+     * that reach the top).
      */
     protected abstract int leafSuccGE(int leaf, long key);
 
@@ -210,7 +215,7 @@ public abstract class LeafChainIndex implements LongIndex {
     /**
      * Checks bulk-load input ({@link SortedInput}), takes {@code Long.MAX_VALUE} out of band and
      * sets the size; returns how many keys, from the start of {@code keys}, go into leaves. Call it
-     * before building anything.
+     * on a new, empty index, before building anything.
      *
      * @throws IllegalArgumentException on unsorted or duplicate keys or arrays of different
      *                                  lengths; nothing is changed
@@ -472,7 +477,9 @@ public abstract class LeafChainIndex implements LongIndex {
             if (bitsFrom(bm, e) != 0) {
                 return n; // a used key >= to: the range ends in this leaf
             }
-            if (scanned >= scanLeaves) {
+            // Switch only at a leaf with keys (all < to here): the leaf holding `to` is then this one
+            // or a later one. Past an empty leaf it could be behind the scan.
+            if (scanned >= scanLeaves && bm != 0) {
                 return n + countAfter(leaf, to);
             }
             leaf = leafNext(leaf);
@@ -542,7 +549,7 @@ public abstract class LeafChainIndex implements LongIndex {
             if (last) {
                 return n;
             }
-            if (endLeaf == NONE && scanned >= scanLeaves) {
+            if (endLeaf == NONE && scanned >= scanLeaves && bm != 0) { // see countBelow
                 endLeaf = endLeaf(to);
                 endSlot = endSlot(endLeaf, to);
                 if (endLeaf == leaf) {

@@ -275,6 +275,54 @@ class ApiContractTest {
         index.checkInvariants();
     }
 
+    /**
+     * Grows many small trees (two to three levels) in random orders and drains them in random
+     * orders, checking every answer: a drain frees nodes on the path and then collapses roots,
+     * and all of it must have been reserved before the removal started (a removal that ran out
+     * of reserved room threw half-way, issue 11's CPU-width runs found it).
+     */
+    @ForEachImplementation
+    void manySmallTreesGrowAndDrainInRandomOrders(Impl impl) {
+        for (int seed = 0; seed < 240; seed++) {
+            SplittableRandom r = new SplittableRandom(seed);
+            LongIndex index = impl.empty().get();
+            TreeMap<Long, Long> model = new TreeMap<>();
+            int n = 200 + r.nextInt(3_000);
+            long spread = 1L << r.nextInt(1, 40);
+            int order = seed % 3; // random, ascending or descending inserts
+            for (int i = 0; i < n; i++) {
+                long k = order == 0 ? r.nextLong(-spread, spread) : order == 1 ? i * 7L - 5_000 : 5_000 - i * 7L;
+                long v = r.nextLong();
+                Long previous = model.put(k, v);
+                assertEquals(previous == null ? 0 : previous, index.put(k, v), "seed " + seed + ": put(" + k + ")");
+            }
+            long[] keys = model.keySet().stream().mapToLong(Long::longValue).toArray();
+            int drain = seed / 3 % 4; // random, ascending, descending, or from both ends to the middle
+            for (int i = keys.length - 1; i > 0 && drain == 0; i--) {
+                int j = r.nextInt(i + 1);
+                long t = keys[i];
+                keys[i] = keys[j];
+                keys[j] = t;
+            }
+            if (drain >= 2) {
+                long[] sorted = keys.clone();
+                for (int i = 0; i < keys.length; i++) {
+                    keys[i] = drain == 2 ? sorted[keys.length - 1 - i]
+                            : i % 2 == 0 ? sorted[i / 2] : sorted[keys.length - 1 - i / 2];
+                }
+            }
+            for (int i = 0; i < keys.length; i++) {
+                long want = model.remove(keys[i]);
+                assertEquals(want, index.remove(keys[i]), "seed " + seed + ": remove(" + keys[i] + ") #" + i);
+                if (model.size() < 40 || i % 500 == 0) {
+                    assertEquals(model.size(), index.size());
+                }
+            }
+            assertEquals(0, index.size(), "seed " + seed + ": drained");
+            index.checkInvariants();
+        }
+    }
+
     /** A native structure: after close() every call throws IllegalStateException (never a crash). */
     @ForEachImplementation
     void nativeIndexesRefuseUseAfterClose(Impl impl) {
