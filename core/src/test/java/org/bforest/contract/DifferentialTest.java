@@ -73,6 +73,12 @@ class DifferentialTest {
     static final int SOAK_MAX_SIZE = 1_500_000;
     static final int INVARIANTS_EVERY = 4_096;
     static final int FULL_COMPARE_EVERY = 65_536;
+    /**
+     * {@code -Dbforest.diff.scale}: a factor on the operations and the tree sizes (default 1, soak
+     * included). core's pom reruns this test at 256 bits and scalar at a fraction of the size; a
+     * failure there reproduces with that run's scale and JVM flag as well as the seed.
+     */
+    static final double SCALE = Double.parseDouble(System.getProperty("bforest.diff.scale", "1"));
 
     /** The seed of the default run: every plain {@code ./bforest test} replays the same operations. */
     static final long DEFAULT_SEED = 0x5EED_2026_1123L;
@@ -191,8 +197,8 @@ class DifferentialTest {
             this.mode = mode;
             this.baseSeed = baseSeed;
             this.random = new SplittableRandom(baseSeed ^ (0x9E3779B97F4A7C15L * (mode.ordinal() + 1)));
-            this.ops = (long) DEFAULT_OPS * (SOAK ? SOAK_FACTOR : 1);
-            this.maxSize = SOAK ? SOAK_MAX_SIZE : DEFAULT_MAX_SIZE;
+            this.ops = (long) (SCALE * DEFAULT_OPS * (SOAK ? SOAK_FACTOR : 1));
+            this.maxSize = Math.max(64, (int) (SCALE * (SOAK ? SOAK_MAX_SIZE : DEFAULT_MAX_SIZE)));
         }
 
         // ---- running -------------------------------------------------------------------------

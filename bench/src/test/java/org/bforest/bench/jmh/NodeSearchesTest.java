@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Arrays;
+import java.util.List;
+import jdk.incubator.vector.VectorSpecies;
 import org.bforest.bench.datasets.SplitMix64;
 import org.bforest.bench.jmh.NodeSearches.Algorithm;
 import org.bforest.kernel.NodeSearch;
@@ -164,10 +166,38 @@ class NodeSearchesTest {
         }
     }
 
+    /**
+     * The rule of {@link NodeSearches#simdBits} for the species this machine prefers (512 bits on
+     * AVX-512, 256 on AVX2, 128 on NEON): a node size takes the widest of the full, half and
+     * quarter species whose lane count divides it, and is refused when none does. So 3 longs are
+     * refused at 512 bits (the quarter species has 2 lanes) but taken at 256 bits and below (the
+     * quarter is one 64-bit lane); no fixed size is refused at every width.
+     */
     @Test
     void simdRejectsANodeSizeItCannotSearch() {
-        assertEquals(NodeSearches.S64.vectorBitSize(), NodeSearches.simdBits(64, 16));
-        assertThrows(IllegalArgumentException.class, () -> NodeSearches.simdBits(64, 3));
+        assertRule(16, List.of(NodeSearches.S16, NodeSearches.S16_HALF, NodeSearches.S16_QUARTER));
+        assertRule(32, List.of(NodeSearches.S32, NodeSearches.S32_HALF, NodeSearches.S32_QUARTER));
+        assertRule(64, List.of(NodeSearches.S64, NodeSearches.S64_HALF, NodeSearches.S64_QUARTER));
+        assertEquals(NodeSearches.S64.vectorBitSize(), NodeSearches.simdBits(64, NodeSearch.NODE_KEYS));
         assertThrows(IllegalArgumentException.class, () -> NodeSearches.simdBits(8, 16));
+    }
+
+    /** Every node size up to two full vectors, and 0 and -1, against the rule for {@code species}. */
+    private static void assertRule(int width, List<VectorSpecies<?>> species) {
+        for (int i = 1; i < species.size(); i++) {
+            assertEquals(Math.max(64, species.get(i - 1).vectorBitSize() / 2), species.get(i).vectorBitSize(),
+                    width + "-bit species " + i + " is half of the one before, down to 64 bits");
+        }
+        for (int n = -1; n <= 2 * species.get(0).length(); n++) {
+            int size = n;
+            VectorSpecies<?> widest = species.stream().filter(s -> size > 0 && size % s.length() == 0).findFirst()
+                    .orElse(null);
+            String what = width + "-bit keys, n=" + n + ", species " + species;
+            if (widest == null) {
+                assertThrows(IllegalArgumentException.class, () -> NodeSearches.simdBits(width, size), what);
+            } else {
+                assertEquals(widest.vectorBitSize(), NodeSearches.simdBits(width, size), what);
+            }
+        }
     }
 }
