@@ -49,6 +49,8 @@ final class InnerLevels {
     int changes;
 
     // The path of the last descend(): node and child index at each level; and split scratch.
+    // Writers' scratch only (writes are single-threaded): no read path (findLeaf, findLeaves)
+    // touches a field that changes, so any number of threads may read an unmodified tree.
     final int[] pathNode = new int[MAX_HEIGHT + 1];
     final int[] pathPos = new int[MAX_HEIGHT + 1];
     private final long[] splitKeys = new long[N + 1];

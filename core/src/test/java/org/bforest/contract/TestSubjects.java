@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.bforest.testing.Capability;
 import org.bforest.testing.Implementations;
 import org.bforest.testing.Implementations.Impl;
 
@@ -15,6 +16,11 @@ import org.bforest.testing.Implementations.Impl;
 public final class TestSubjects {
     /** The system property that narrows the suites to some implementations. */
     public static final String IMPL_PROPERTY = "bforest.impl";
+    /**
+     * With this property true, only the structures that run the node-search kernels
+     * ({@link Capability#NODE_SEARCH}): what core's reruns at other vector widths test.
+     */
+    public static final String KERNEL_ONLY_PROPERTY = "bforest.kit.kernelOnly";
 
     private TestSubjects() {
     }
@@ -22,6 +28,9 @@ public final class TestSubjects {
     /** The implementations to test, in the order of {@link Implementations#all()}. */
     public static List<Impl> implementations() {
         List<Impl> all = Implementations.all();
+        if (Boolean.getBoolean(KERNEL_ONLY_PROPERTY)) {
+            all = all.stream().filter(i -> i.has(Capability.NODE_SEARCH)).toList();
+        }
         String only = System.getProperty(IMPL_PROPERTY, "").trim();
         if (only.isEmpty()) {
             return all;

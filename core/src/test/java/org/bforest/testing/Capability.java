@@ -11,5 +11,11 @@ public enum Capability {
     /** Every operation is safe from any number of threads at once, writes included. */
     THREAD_SAFE,
     /** A {@link org.bforest.NativeLongIndex}: the kit checks that every call after close() throws. */
-    NATIVE
+    NATIVE,
+    /**
+     * Its hot paths run {@code org.bforest.kernel}'s node search, whose code depends on the CPU's
+     * vector width: {@code ./bforest test} reruns the kit on it at 256 bits and on the scalar path
+     * ({@code -Dbforest.kit.kernelOnly=true} in core's extra surefire runs).
+     */
+    NODE_SEARCH
 }

@@ -1,6 +1,7 @@
 package org.bforest.testing;
 
 import static org.bforest.testing.Capability.FAIL_FAST_CURSORS;
+import static org.bforest.testing.Capability.NODE_SEARCH;
 
 import java.util.EnumSet;
 import java.util.List;
@@ -14,11 +15,12 @@ public final class CoreStructures implements StructureRegistry {
     @Override
     public List<Impl> structures() {
         EnumSet<Capability> single = EnumSet.of(FAIL_FAST_CURSORS);
+        EnumSet<Capability> simd = EnumSet.of(FAIL_FAST_CURSORS, NODE_SEARCH);
         return List.of(
                 new Impl("treemap-model", TreeMapIndex::new, TreeMapIndex::bulkLoad, single),
                 new Impl("bstree", () -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(),
-                        (k, v) -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(k, v), single),
-                new Impl("cbstree", Indexes::cbsTree, Indexes::cbsTree, single),
+                        (k, v) -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(k, v), simd),
+                new Impl("cbstree", Indexes::cbsTree, Indexes::cbsTree, simd),
                 new Impl("spi-sample", PackedLeavesIndex::new, PackedLeavesIndex::bulkLoad, single));
     }
 }
