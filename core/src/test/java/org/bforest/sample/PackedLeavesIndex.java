@@ -154,28 +154,23 @@ public final class PackedLeavesIndex extends LeafChainIndex {
 
     @Override
     protected int leafSuccGE(int leaf, long key) {
-        int base = leaf * SLOTS;
-        int lo = 0;
-        int hi = count[leaf];
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (keys[base + mid] < key) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return succ(leaf, key, false);
     }
 
     @Override
     protected int leafSuccGT(int leaf, long key) {
+        return succ(leaf, key, true);
+    }
+
+    /** Binary search: the used slots whose keys are {@code < key} ({@code <= key} if {@code orEqual}). */
+    private int succ(int leaf, long key, boolean orEqual) {
         int base = leaf * SLOTS;
         int lo = 0;
         int hi = count[leaf];
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (keys[base + mid] <= key) {
+            long k = keys[base + mid];
+            if (k < key || orEqual && k == key) {
                 lo = mid + 1;
             } else {
                 hi = mid;
