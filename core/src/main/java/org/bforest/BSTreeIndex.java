@@ -12,6 +12,14 @@ public interface BSTreeIndex extends LongIndex {
      */
     boolean isCompressed();
 
+    /**
+     * Whether the tree stores keys only ({@link Indexes#bsTreeKeyOnly()}): no value storage at
+     * all, every value reads 0, and a put of any other value is refused.
+     */
+    default boolean isKeyOnly() {
+        return false;
+    }
+
     /** Inner levels above the leaves (0 when the whole tree is one leaf). */
     int height();
 

@@ -65,7 +65,13 @@ final class BSTree extends GappedTree {
     static final int PREV = 2;
     static final int INFO = 4;
 
+    /**
+     * A key-only tree (a set, as the paper measures it): no value storage at all, every value
+     * reads 0, {@link #leafVals} is null and a put of any other value is refused.
+     */
+    final boolean keyOnly;
     LongNodeArray leafKeys;
+    /** The values, at the same offsets as the keys; {@code null} in a {@link #keyOnly} tree. */
     LongNodeArray leafVals;
     IntNodeArray leafInfo;
     /** High-water mark of allocated leaf ids. */
@@ -79,13 +85,19 @@ final class BSTree extends GappedTree {
 
     /** An empty tree. */
     BSTree() {
-        super("BS-tree");
+        this(false);
+    }
+
+    /** An empty tree, key-only if {@code keyOnly}. */
+    BSTree(boolean keyOnly) {
+        super(keyOnly ? "BS-tree set" : "BS-tree");
+        this.keyOnly = keyOnly;
         init(1);
     }
 
     private void init(int leaves) {
         leafKeys = new LongNodeArray(N, leaves);
-        leafVals = new LongNodeArray(N, leaves);
+        leafVals = keyOnly ? null : new LongNodeArray(N, leaves);
         leafInfo = new IntNodeArray(INFO, leaves);
         leafIds.reset();
         int root = allocLeaf();
@@ -142,19 +154,19 @@ final class BSTree extends GappedTree {
 
     @Override
     protected long leafValue(int leaf, int slot) {
-        return leafVals.chunk(leaf)[leafVals.offset(leaf) + slot];
+        return keyOnly ? 0 : leafVals.chunk(leaf)[leafVals.offset(leaf) + slot];
     }
 
     @Override
     protected int visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
         long[] kc = leafKeys.chunk(leaf);
-        long[] vc = leafVals.chunk(leaf);
+        long[] vc = keyOnly ? null : leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
         int n = 0;
         for (; bits != 0; bits &= bits - 1) {
             int slot = Long.numberOfTrailingZeros(bits);
             n++;
-            boolean go = visitor.visit(kc[off + slot], vc[off + slot]);
+            boolean go = visitor.visit(kc[off + slot], vc == null ? 0 : vc[off + slot]);
             checkUnchanged(expectedModCount);
             if (!go) {
                 return -n;
@@ -173,11 +185,15 @@ final class BSTree extends GappedTree {
         growLeaves(leafIds.needed());
         int leaf = leafIds.next();
         long[] kc = leafKeys.chunk(leaf);
-        long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
         for (int s = 0; s < N; s++) {
             kc[off + s] = MAXKEY;
-            vc[off + s] = 0;
+        }
+        if (!keyOnly) {
+            long[] vc = leafVals.chunk(leaf);
+            for (int s = 0; s < N; s++) {
+                vc[off + s] = 0;
+            }
         }
         int[] ic = leafInfo.chunk(leaf);
         int io = leafInfo.offset(leaf);
@@ -201,7 +217,9 @@ final class BSTree extends GappedTree {
     /** Room for leaf ids {@code [0, leaves)} in every leaf array. */
     private void growLeaves(long leaves) {
         leafKeys.ensureCapacity(leaves);
-        leafVals.ensureCapacity(leaves);
+        if (!keyOnly) {
+            leafVals.ensureCapacity(leaves);
+        }
         leafInfo.ensureCapacity(leaves);
     }
 
@@ -211,6 +229,9 @@ final class BSTree extends GappedTree {
     public long get(long key, long absent) {
         if (key == MAXKEY) {
             return getMax(absent);
+        }
+        if (keyOnly) {
+            return containsKey(key) ? 0 : absent;
         }
         int leaf = inner.findLeaf(key);
         long[] kc = leafKeys.chunk(leaf);
@@ -241,6 +262,19 @@ final class BSTree extends GappedTree {
         for (int base = 0; base < keys.length; base += BATCH) {
             int n = Math.min(BATCH, keys.length - base);
             inner.findLeaves(keys, base, n, nodes);
+            // Start every leaf's key and value lines first, as findLeaves does per level.
+            int t = 0;
+            for (int i = 0; i < n; i++) {
+                int leaf = nodes[i];
+                long[] kc = leafKeys.chunk(leaf);
+                int off = leafKeys.offset(leaf);
+                t |= (int) (kc[off] ^ kc[off + N - 1]);
+                if (!keyOnly) {
+                    long[] vc = leafVals.chunk(leaf);
+                    t |= (int) (vc[off] ^ vc[off + N / 2] ^ vc[off + N - 1]);
+                }
+            }
+            t &= InnerLevels.touch;
             for (int i = 0; i < n; i++) {
                 long key = keys[base + i];
                 long v = absent;
@@ -249,10 +283,10 @@ final class BSTree extends GappedTree {
                 } else {
                     int leaf = nodes[i];
                     long[] kc = leafKeys.chunk(leaf);
-                    int off = leafKeys.offset(leaf);
+                    int off = leafKeys.offset(leaf) + t;
                     int q = NodeSearch.succGT(kc, off, key);
                     if (q != 0 && kc[off + q - 1] == key) {
-                        v = leafVals.chunk(leaf)[off + q - 1];
+                        v = keyOnly ? 0 : leafVals.chunk(leaf)[off + q - 1];
                     }
                 }
                 values[base + i] = v;
@@ -285,6 +319,11 @@ final class BSTree extends GappedTree {
     }
 
     @Override
+    public boolean isKeyOnly() {
+        return keyOnly;
+    }
+
+    @Override
     public long leafNodes() {
         return leafIds.inUse();
     }
@@ -297,6 +336,10 @@ final class BSTree extends GappedTree {
 
     @Override
     public long put(long key, long value) {
+        if (keyOnly && value != 0) {
+            throw new IllegalArgumentException("a key-only BS-tree stores no values: put(" + key + ", " + value
+                    + ") would lose the value; put 0, or build a tree with values");
+        }
         if (key == MAXKEY) {
             return putMax(value);
         }
@@ -305,6 +348,9 @@ final class BSTree extends GappedTree {
         int off = leafKeys.offset(node);
         int q = NodeSearch.succGT(kc, off, key) + touchLeaf(node, off);
         if (q != 0 && kc[off + q - 1] == key) {
+            if (keyOnly) {
+                return 0;
+            }
             long[] vc = leafVals.chunk(node);
             long previous = vc[off + q - 1];
             vc[off + q - 1] = value;
@@ -326,10 +372,14 @@ final class BSTree extends GappedTree {
      * then metadata, then values (see {@link InnerLevels#touch}).
      */
     private int touchLeaf(int leaf, int off) {
-        long[] vc = leafVals.chunk(leaf);
         int[] ic = leafInfo.chunk(leaf);
         int z = InnerLevels.touch;
-        return (int) ((vc[off] | vc[off + N / 2] | vc[off + N - 1]) & z) | (ic[leafInfo.offset(leaf)] & z);
+        int t = ic[leafInfo.offset(leaf)] & z;
+        if (!keyOnly) {
+            long[] vc = leafVals.chunk(leaf);
+            t |= (int) ((vc[off] | vc[off + N / 2] | vc[off + N - 1]) & z);
+        }
+        return t;
     }
 
     /** Inserts an absent key at slot {@code r} = succ>=(key) of {@code leaf} (Algorithm 6). */
@@ -343,12 +393,14 @@ final class BSTree extends GappedTree {
             return;
         }
         long[] kc = leafKeys.chunk(leaf);
-        long[] vc = leafVals.chunk(leaf);
+        long[] vc = keyOnly ? null : leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
         int opened = Slots.openSlot(kc, off, vc, off, bm, r);
         int at = opened & 0xFF;
         kc[off + at] = key;
-        vc[off + at] = value;
+        if (vc != null) {
+            vc[off + at] = value;
+        }
         ic[io + META] = meta(bm | 1 << (opened >>> 8));
     }
 
@@ -369,17 +421,19 @@ final class BSTree extends GappedTree {
      */
     private void splitLeaf(int leaf, int r, long key, long value) {
         long[] kc = leafKeys.chunk(leaf);
-        long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
         long[] sk = splitKeys;
         long[] sv = splitVals;
         // A full leaf has no gaps: slot s is entry s; the new key goes before slot r.
         System.arraycopy(kc, off, sk, 0, r);
-        System.arraycopy(vc, off, sv, 0, r);
         sk[r] = key;
-        sv[r] = value;
         System.arraycopy(kc, off + r, sk, r + 1, N - r);
-        System.arraycopy(vc, off + r, sv, r + 1, N - r);
+        if (!keyOnly) {
+            long[] vc = leafVals.chunk(leaf);
+            System.arraycopy(vc, off, sv, 0, r);
+            sv[r] = value;
+            System.arraycopy(vc, off + r, sv, r + 1, N - r);
+        }
 
         int right = allocLeaf(); // may move chunk 0: nothing fetched above is used below
         int left = (N + 2) / 2;
@@ -397,7 +451,6 @@ final class BSTree extends GappedTree {
      */
     private void spreadLeaf(int leaf, long[] ks, long[] vs, int from, int n) {
         long[] kc = leafKeys.chunk(leaf);
-        long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
         int bm = 0;
         long next = MAXKEY;
@@ -406,13 +459,20 @@ final class BSTree extends GappedTree {
             int at = i * N / n;
             for (; s > at; s--) {
                 kc[off + s] = next;
-                vc[off + s] = 0;
             }
             next = ks[from + i];
             kc[off + at] = next;
-            vc[off + at] = vs[from + i];
             bm |= 1 << at;
             s = at - 1;
+        }
+        if (!keyOnly) {
+            long[] vc = leafVals.chunk(leaf);
+            for (int t = 0; t < N; t++) {
+                vc[off + t] = 0;
+            }
+            for (int i = 0; i < n; i++) {
+                vc[off + i * N / n] = vs[from + i];
+            }
         }
         leafInfo.chunk(leaf)[leafInfo.offset(leaf) + META] = meta(bm);
     }
@@ -435,9 +495,12 @@ final class BSTree extends GappedTree {
         int[] ic = leafInfo.chunk(node);
         int io = leafInfo.offset(node);
         int bm = Slots.clearSlot(kc, off, ic[io + META] & FULL, q - 1);
-        long[] vc = leafVals.chunk(node);
-        long previous = vc[off + q - 1];
-        vc[off + q - 1] = 0;
+        long previous = 0;
+        if (!keyOnly) {
+            long[] vc = leafVals.chunk(node);
+            previous = vc[off + q - 1];
+            vc[off + q - 1] = 0;
+        }
         ic[io + META] = meta(bm);
         size--;
         modCount++;
@@ -472,7 +535,7 @@ final class BSTree extends GappedTree {
     @Override
     public long memoryBytes() {
         return 16 + 8L * 16 // this object's header and fields, roughly
-                + leafKeys.bytes() + leafVals.bytes() + leafInfo.bytes() + inner.bytes()
+                + leafKeys.bytes() + (keyOnly ? 0 : leafVals.bytes()) + leafInfo.bytes() + inner.bytes()
                 + leafIds.bytes() + 2 * (16 + 8L * splitKeys.length);
     }
 
@@ -496,7 +559,18 @@ final class BSTree extends GappedTree {
      * @throws IllegalArgumentException on bad input; nothing is built
      */
     static BSTree bulkLoad(long[] keys, long[] values, double leafFill) {
-        BSTree t = new BSTree();
+        return bulkLoad(keys, values, leafFill, false);
+    }
+
+    /**
+     * {@link #bulkLoad(long[], long[], double)}, key-only if {@code keyOnly} (then
+     * {@code values} must be null).
+     */
+    static BSTree bulkLoad(long[] keys, long[] values, double leafFill, boolean keyOnly) {
+        if (keyOnly && values != null) {
+            throw new IllegalArgumentException("a key-only BS-tree stores no values: pass null values");
+        }
+        BSTree t = new BSTree(keyOnly);
         int n = t.acceptBulk(keys, values, leafFill);
         if (n == 0) {
             return t;
@@ -507,18 +581,42 @@ final class BSTree extends GappedTree {
         long[] mins = new long[maxLeaves];
         int count = t.loadLeaves(keys, values, n, perLeaf, ids, mins);
         t.inner.build(ids, mins, count, leafFill);
+        t.trim();
         return t;
     }
 
-    /** Fills the leaf level; returns the number of leaves, their ids and first keys. */
+    /** Gives back storage beyond the nodes in use: a bulk-loaded tree knows its size. */
+    private void trim() {
+        int leaves = leafIds.count();
+        leafKeys.trimTo(leaves);
+        if (!keyOnly) {
+            leafVals.trimTo(leaves);
+        }
+        leafInfo.trimTo(leaves);
+        inner.trim();
+    }
+
+    /**
+     * Fills the leaf level; returns the number of leaves, their ids and first keys. One forward
+     * pass writes every slot of a leaf once: a gap takes the key placed after it (gaps are never
+     * adjacent), the slots after the last key take {@link #MAXKEY}; the values of gaps stay the
+     * zeros of fresh storage.
+     */
     private int loadLeaves(long[] keys, long[] values, int n, int perLeaf, int[] ids, long[] mins) {
+        boolean withValues = !keyOnly && values != null;
         int leaves = 0;
         int prev = NONE;
         int i = 0;
         while (i < n) {
-            int leaf = leaves == 0 ? inner.root : allocLeaf();
+            int leaf;
+            if (leaves == 0) {
+                leaf = inner.root;
+            } else {
+                growLeaves(leafIds.needed());
+                leaf = leafIds.next();
+            }
             long[] kc = leafKeys.chunk(leaf);
-            long[] vc = leafVals.chunk(leaf);
+            long[] vc = withValues ? leafVals.chunk(leaf) : null;
             int off = leafKeys.offset(leaf);
             ids[leaves] = leaf;
             mins[leaves] = keys[i];
@@ -526,25 +624,28 @@ final class BSTree extends GappedTree {
             int bm = 0;
             int slot = 0;
             int placed = 0;
+            boolean gapBefore = false;
             while (slot < N && i < n) {
-                kc[off + slot] = keys[i];
-                vc[off + slot] = values == null ? 0 : values[i];
+                long k = keys[i];
+                kc[off + slot] = k;
+                if (gapBefore) {
+                    kc[off + slot - 1] = k;
+                }
+                if (vc != null) {
+                    vc[off + slot] = values[i];
+                }
                 bm |= 1 << slot;
                 slot++;
                 placed++;
                 i++;
                 boolean gapDue = (placed * N / perLeaf) - ((placed - 1) * N / perLeaf) > 1;
-                if (gapDue && slot < N && i < n && keys[i] != keys[i - 1] + 1) {
+                gapBefore = gapDue && slot < N && i < n && keys[i] != k + 1;
+                if (gapBefore) {
                     slot++;
                 }
             }
-            long next = MAXKEY;
-            for (int s = N - 1; s >= 0; s--) {
-                if ((bm & (1 << s)) != 0) {
-                    next = kc[off + s];
-                } else {
-                    kc[off + s] = next;
-                }
+            for (int s = Slots.highestBit(bm) + 1; s < N; s++) {
+                kc[off + s] = MAXKEY;
             }
             int[] ic = leafInfo.chunk(leaf);
             int io = leafInfo.offset(leaf);

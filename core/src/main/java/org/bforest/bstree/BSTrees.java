@@ -30,6 +30,21 @@ public final class BSTrees {
         return compressed ? CBSTree.bulkLoad(sortedKeys, values, leafFill) : BSTree.bulkLoad(sortedKeys, values, leafFill);
     }
 
+    /** An empty key-only plain BS-tree: a set of keys with no value storage. */
+    public static BSTreeIndex emptyKeyOnly() {
+        return new BSTree(true);
+    }
+
+    /**
+     * A key-only plain BS-tree bulk-loaded from {@code sortedKeys}.
+     *
+     * @throws IllegalArgumentException on unsorted or duplicate keys or a fill outside [0.5, 1];
+     *                                  nothing is built
+     */
+    public static BSTreeIndex bulkLoadKeyOnly(long[] sortedKeys, double leafFill) {
+        return BSTree.bulkLoad(sortedKeys, null, leafFill, true);
+    }
+
     /** Whether the paper's decision mechanism (section 6) picks the compressed tree for these keys. */
     public static boolean compressionPays(long[] sortedKeys) {
         return CompressionDecision.of(sortedKeys).compress();

@@ -1019,6 +1019,10 @@ final class CBSTree extends GappedTree {
         long[] mins = new long[maxLeaves];
         int count = t.loadLeaves(keys, vals, n, leafFill, ids, mins);
         t.inner.build(ids, mins, count, leafFill);
+        // Give back storage beyond the nodes in use: a bulk-loaded tree knows its size.
+        t.inner.trim();
+        t.leaves.trimTo(t.leafIds.count());
+        t.values.trim();
         return t;
     }
 

@@ -139,12 +139,27 @@ final class InnerLevels {
         for (int i = 0; i < n; i++) {
             leaves[i] = root;
         }
+        int z = touch;
         for (int h = height; h > 0; h--) {
+            // Two passes per level. The first only starts the loads of every node's lines (both
+            // key lines and both child-id lines, see touch), so the n nodes' misses are all in
+            // flight at once, child ids included; the second searches nodes whose lines are
+            // arriving, and its child-id loads no longer wait for the search to start them.
+            int t = 0;
+            for (int i = 0; i < n; i++) {
+                int node = leaves[i];
+                long[] kc = keys.chunk(node);
+                int ko = keys.offset(node);
+                int[] cc = kids.chunk(node);
+                int co = kids.offset(node);
+                t |= (int) (kc[ko] ^ kc[ko + N - 1]) | cc[co] | cc[co + N];
+            }
+            t &= z;
             for (int i = 0; i < n; i++) {
                 int node = leaves[i];
                 long key = Math.min(keysIn[base + i], MAXKEY - 1);
                 int c = NodeSearch.succGT(keys.chunk(node), keys.offset(node), key);
-                leaves[i] = kids.chunk(node)[kids.offset(node) + c];
+                leaves[i] = kids.chunk(node)[kids.offset(node) + c + t];
             }
         }
     }
@@ -173,6 +188,13 @@ final class InnerLevels {
     private void release(int node) {
         meta.chunk(node)[meta.offset(node)] = 0;
         ids.release(node);
+    }
+
+    /** Gives back the room beyond the nodes handed out so far (after a bulk load). */
+    void trim() {
+        keys.trimTo(ids.count());
+        kids.trimTo(ids.count());
+        meta.trimTo(ids.count());
     }
 
     private void grow(long nodes) {

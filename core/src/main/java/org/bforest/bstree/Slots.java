@@ -49,7 +49,8 @@ final class Slots {
      * the used run {@code [r, j)} moves right into the nearest gap {@code j > r}; else the run
      * {@code (j, r)} moves left into the nearest gap {@code j < r} and the key goes to
      * {@code r - 1} (Algorithm 6). The payload (a leaf's {@code long} values or an inner node's
-     * {@code int} children, slot 0 at {@code po}) moves with the keys. No gap before the slot
+     * {@code int} children, slot 0 at {@code po}; {@code null} for a key-only leaf) moves with
+     * the keys. No gap before the slot
      * written needs updating: the slot before it is always used.
      *
      * @return the slot to write, plus the gap that was filled shifted left by 8
@@ -62,12 +63,16 @@ final class Slots {
         if (right != 0) {
             int j = Integer.numberOfTrailingZeros(right);
             System.arraycopy(kc, off + r, kc, off + r + 1, j - r);
-            System.arraycopy(payload, po + r, payload, po + r + 1, j - r);
+            if (payload != null) {
+                System.arraycopy(payload, po + r, payload, po + r + 1, j - r);
+            }
             return j << 8 | r;
         }
         int j = highestBit(~bm & ((1 << r) - 1));
         System.arraycopy(kc, off + j + 1, kc, off + j, r - 1 - j);
-        System.arraycopy(payload, po + j + 1, payload, po + j, r - 1 - j);
+        if (payload != null) {
+            System.arraycopy(payload, po + j + 1, payload, po + j, r - 1 - j);
+        }
         return j << 8 | (r - 1);
     }
 

@@ -52,6 +52,15 @@ public final class FlatIntNodeArray {
         capacity = (int) grown;
     }
 
+    /** Gives back the room beyond node ids {@code [0, nodes)} (after a bulk load, which knows its size). */
+    public void trimTo(int nodes) {
+        nodes = Math.max(1, nodes);
+        if (nodes < capacity) {
+            array = Arrays.copyOf(array, nodes * stride);
+            capacity = nodes;
+        }
+    }
+
     public long bytes() {
         return 16 + 16 + 4L * array.length;
     }

@@ -63,6 +63,15 @@ public final class FlatLongNodeArray {
         capacity = (int) grown;
     }
 
+    /** Gives back the room beyond node ids {@code [0, nodes)} (after a bulk load, which knows its size). */
+    public void trimTo(int nodes) {
+        nodes = Math.max(1, nodes);
+        if (nodes < capacity) {
+            array = Arrays.copyOf(array, PAD + nodes * stride);
+            capacity = nodes;
+        }
+    }
+
     public long bytes() {
         return 16 + 16 + 8L * array.length;
     }

@@ -60,10 +60,14 @@ public final class IntNodeArray {
         if (nodes > MAX_NODES) {
             throw new IllegalStateException("index full: more than " + MAX_NODES + " nodes");
         }
-        if (capacity < CHUNK_NODES) {
-            int grown = (int) Math.min(CHUNK_NODES, Math.max(nodes, 2L * capacity));
-            chunks[0] = Arrays.copyOf(chunks[0], grown * stride);
-            capacity = grown;
+        int inLast = capacity & CHUNK_MASK;
+        if (inLast != 0) {
+            // The last chunk is short (the small first chunk, or one trimmed by trimTo).
+            int index = capacity >>> CHUNK_SHIFT;
+            long wanted = Math.min(CHUNK_NODES, nodes - ((long) index << CHUNK_SHIFT));
+            int grown = (int) Math.min(CHUNK_NODES, Math.max(wanted, 2L * inLast));
+            chunks[index] = Arrays.copyOf(chunks[index], grown * stride);
+            capacity = (index << CHUNK_SHIFT) + grown;
         }
         while (capacity < nodes) {
             int index = capacity >>> CHUNK_SHIFT;
@@ -73,6 +77,23 @@ public final class IntNodeArray {
             chunks[index] = new int[CHUNK_NODES * stride];
             capacity += CHUNK_NODES;
         }
+    }
+
+    /** Gives back the room beyond node ids {@code [0, nodes)}; see {@link LongNodeArray#trimTo}. */
+    public void trimTo(int nodes) {
+        nodes = Math.max(1, nodes);
+        if (nodes >= capacity) {
+            return;
+        }
+        int last = (nodes - 1) >>> CHUNK_SHIFT;
+        for (int i = last + 1; i < chunks.length; i++) {
+            chunks[i] = null;
+        }
+        int inLast = nodes - (last << CHUNK_SHIFT);
+        if (inLast * stride < chunks[last].length) {
+            chunks[last] = Arrays.copyOf(chunks[last], inLast * stride);
+        }
+        capacity = nodes;
     }
 
     /** Bytes on the heap: every chunk as allocated, the directory, and this object. */

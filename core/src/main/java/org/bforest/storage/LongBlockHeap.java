@@ -90,10 +90,15 @@ public final class LongBlockHeap {
         if (lines > MAX_REF) {
             throw new IllegalStateException("index full: more than " + MAX_REF + " value lines");
         }
-        if (capacity < CHUNK_LINES) {
-            int grown = (int) Math.min(CHUNK_LINES, Math.max(lines, 2L * capacity));
-            chunks[0] = Arrays.copyOf(chunks[0], PAD + grown * LINE);
-            capacity = grown;
+        int inLast = capacity & CHUNK_MASK;
+        if (inLast != 0) {
+            // The last chunk is short (the small first chunk, or one cut by trim()): it grows by
+            // doubling up to a whole chunk, copying only itself.
+            int index = capacity >>> CHUNK_SHIFT;
+            long wanted = Math.min(CHUNK_LINES, lines - ((long) index << CHUNK_SHIFT));
+            int grown = (int) Math.min(CHUNK_LINES, Math.max(wanted, 2L * inLast));
+            chunks[index] = Arrays.copyOf(chunks[index], PAD + grown * LINE);
+            capacity = (index << CHUNK_SHIFT) + grown;
         }
         while (capacity < lines) {
             int index = capacity >>> CHUNK_SHIFT;
@@ -103,6 +108,26 @@ public final class LongBlockHeap {
             chunks[index] = new long[PAD + CHUNK_LINES * LINE];
             capacity += CHUNK_LINES;
         }
+    }
+
+    /**
+     * Gives back the room above {@link #top()} (after a bulk load, which knows its size): chunks
+     * past it are dropped and the last is cut to the lines handed out; blocks keep their data.
+     */
+    public void trim() {
+        int lines = Math.max(MAX_LINES, top);
+        if (lines >= capacity) {
+            return;
+        }
+        int last = (lines - 1) >>> CHUNK_SHIFT;
+        for (int i = last + 1; i < chunks.length; i++) {
+            chunks[i] = null;
+        }
+        int inLast = lines - (last << CHUNK_SHIFT);
+        if (PAD + inLast * LINE < chunks[last].length) {
+            chunks[last] = Arrays.copyOf(chunks[last], PAD + inLast * LINE);
+        }
+        capacity = lines;
     }
 
     /** A block of {@code lines} lines (1 to {@link #MAX_LINES}); contents undefined. */

@@ -109,10 +109,15 @@ public final class LongNodeArray {
             throw new IllegalStateException("index full: more than " + (Integer.MAX_VALUE & ~mask) + " nodes");
         }
         int chunkNodes = 1 << shift;
-        if (capacity < chunkNodes) {
-            int grown = (int) Math.min(chunkNodes, Math.max(nodes, 2L * capacity));
-            chunks[0] = Arrays.copyOf(chunks[0], PAD + grown * stride);
-            capacity = grown;
+        int inLast = capacity & mask;
+        if (inLast != 0) {
+            // The last chunk is short (the small first chunk, or one trimmed by trimTo): it grows
+            // by doubling up to a whole chunk, copying only itself.
+            int index = capacity >>> shift;
+            long wanted = Math.min(chunkNodes, nodes - ((long) index << shift));
+            int grown = (int) Math.min(chunkNodes, Math.max(wanted, 2L * inLast));
+            chunks[index] = Arrays.copyOf(chunks[index], PAD + grown * stride);
+            capacity = (index << shift) + grown;
         }
         while (capacity < nodes) {
             int index = capacity >>> shift;
@@ -122,6 +127,28 @@ public final class LongNodeArray {
             chunks[index] = new long[PAD + chunkNodes * stride];
             capacity += chunkNodes;
         }
+    }
+
+    /**
+     * Gives back the room beyond node ids {@code [0, nodes)}: chunks past the last are dropped and
+     * the last is cut to the nodes it holds (a bulk load knows its final size; without this, up to
+     * a whole chunk would stay allocated and unused). Node ids below {@code nodes} keep their
+     * data; a later {@link #ensureCapacity} grows the short chunk again.
+     */
+    public void trimTo(int nodes) {
+        nodes = Math.max(1, nodes);
+        if (nodes >= capacity) {
+            return;
+        }
+        int last = (nodes - 1) >>> shift;
+        for (int i = last + 1; i < chunks.length; i++) {
+            chunks[i] = null;
+        }
+        int inLast = nodes - (last << shift);
+        if (PAD + inLast * stride < chunks[last].length) {
+            chunks[last] = Arrays.copyOf(chunks[last], PAD + inLast * stride);
+        }
+        capacity = nodes;
     }
 
     /** Bytes on the heap: every chunk as allocated, the directory, and this object. */

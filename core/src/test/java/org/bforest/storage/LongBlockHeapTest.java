@@ -44,6 +44,37 @@ class LongBlockHeapTest {
     }
 
     @Test
+    void trimGivesBackTheRoomAboveTheTopAndGrowsAgain() {
+        SplittableRandom r = new SplittableRandom(4);
+        LongBlockHeap h = new LongBlockHeap();
+        List<int[]> blocks = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            while (h.top() < (round + 1.4) * LongBlockHeap.CHUNK_LINES) {
+                int size = 1 + r.nextInt(LongBlockHeap.MAX_LINES);
+                int ref = h.alloc(size);
+                long[] c = h.chunk(ref);
+                int off = h.offset(ref);
+                assertTrue(off + size * LongBlockHeap.LINE <= c.length, "block inside its chunk");
+                for (int i = 0; i < size * LongBlockHeap.LINE; i++) {
+                    c[off + i] = ~((long) ref * 1000 + i);
+                }
+                blocks.add(new int[] {ref, size});
+            }
+            long before = h.bytes();
+            h.trim();
+            assertTrue(h.bytes() < before, "trim gave memory back");
+            assertTrue(h.bytes() <= 8L * LongBlockHeap.LINE * h.top() + 8192, "about what the top holds");
+            for (int[] b : blocks) {
+                long[] c = h.chunk(b[0]);
+                int off = h.offset(b[0]);
+                for (int i = 0; i < b[1] * LongBlockHeap.LINE; i++) {
+                    assertEquals(~((long) b[0] * 1000 + i), c[off + i], "block " + b[0] + " word " + i);
+                }
+            }
+        }
+    }
+
+    @Test
     void freedBlocksAreReusedBySize() {
         LongBlockHeap h = new LongBlockHeap();
         int a = h.alloc(6);

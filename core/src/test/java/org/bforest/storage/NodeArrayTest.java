@@ -30,6 +30,64 @@ class NodeArrayTest {
     }
 
     @Test
+    void trimKeepsTheNodesBelowGivesBackTheRestAndGrowsAgain() {
+        int chunk = LongNodeArray.CHUNK_NODES;
+        for (int keep : new int[] {1, 7, chunk, chunk + 1, 2 * chunk + 300}) {
+            LongNodeArray a = new LongNodeArray(16, 1);
+            IntNodeArray b = new IntNodeArray(4, 1);
+            FlatLongNodeArray c = new FlatLongNodeArray(16, 1);
+            FlatIntNodeArray d = new FlatIntNodeArray(17, 1);
+            int nodes = 3 * chunk + 5;
+            a.ensureCapacity(nodes);
+            b.ensureCapacity(nodes);
+            c.ensureCapacity(nodes);
+            d.ensureCapacity(nodes);
+            for (int n = 0; n < nodes; n++) {
+                a.chunk(n)[a.offset(n) + 15] = n;
+                b.chunk(n)[b.offset(n) + 3] = n;
+                c.chunk(n)[c.offset(n) + 15] = n;
+                d.chunk(n)[d.offset(n) + 16] = n;
+            }
+            long before = a.bytes();
+            a.trimTo(keep);
+            b.trimTo(keep);
+            c.trimTo(keep);
+            d.trimTo(keep);
+            assertEquals(keep, a.capacity());
+            assertEquals(keep, b.capacity());
+            assertEquals(keep, c.capacity());
+            assertEquals(keep, d.capacity());
+            assertTrue(a.bytes() < before);
+            assertTrue(a.bytes() <= 8L * 16 * keep + 8L * 16 * 4 + 4096, "trimmed to about what it holds");
+            for (int n = 0; n < keep; n++) {
+                assertEquals(n, a.chunk(n)[a.offset(n) + 15]);
+                assertEquals(n, b.chunk(n)[b.offset(n) + 3]);
+                assertEquals(n, c.chunk(n)[c.offset(n) + 15]);
+                assertEquals(n, d.chunk(n)[d.offset(n) + 16]);
+            }
+            // Grows again from the short chunk, keeping every node.
+            a.ensureCapacity(nodes + chunk);
+            b.ensureCapacity(nodes + chunk);
+            c.ensureCapacity(nodes + chunk);
+            d.ensureCapacity(nodes + chunk);
+            for (int n = keep; n < nodes + chunk; n++) {
+                a.chunk(n)[a.offset(n) + 15] = -n;
+                b.chunk(n)[b.offset(n) + 3] = -n;
+                c.chunk(n)[c.offset(n) + 15] = -n;
+                d.chunk(n)[d.offset(n) + 16] = -n;
+            }
+            for (int n = 0; n < nodes + chunk; n++) {
+                long want = n < keep ? n : -n;
+                assertEquals(want, a.chunk(n)[a.offset(n) + 15], "keep " + keep + " node " + n);
+                assertEquals(want, b.chunk(n)[b.offset(n) + 3]);
+                assertEquals(want, c.chunk(n)[c.offset(n) + 15]);
+                assertEquals(want, d.chunk(n)[d.offset(n) + 16]);
+            }
+            assertTrue(a.capacity() >= nodes + chunk);
+        }
+    }
+
+    @Test
     void smallChunksStayBelowHalfTheSmallestRegionAndKeepTheirData() {
         for (int stride : new int[] {16, 20, 37, 40, 100}) {
             LongNodeArray a = LongNodeArray.smallChunks(stride, 1);
