@@ -108,6 +108,15 @@ final class BSTree extends GappedTree {
 
     // ---- leaf accessors -------------------------------------------------------------------------
 
+    /**
+     * Where a leaf's keys start in its {@code leafKeys} chunk, and its values in its
+     * {@code leafVals} chunk: both arrays have standard chunks and stride {@value #N}, so this is
+     * {@link LongNodeArray#offsetOf} with a constant stride (a shift, no field loads).
+     */
+    static int leafOffset(int leaf) {
+        return LongNodeArray.offsetOf(leaf, N);
+    }
+
     int leafMeta(int leaf) {
         return leafInfo.chunk(leaf)[leafInfo.offset(leaf) + META];
     }
@@ -139,29 +148,29 @@ final class BSTree extends GappedTree {
 
     @Override
     protected int leafSuccGE(int leaf, long key) {
-        return NodeSearch.succGE(leafKeys.chunk(leaf), leafKeys.offset(leaf), key);
+        return NodeSearch.succGE(leafKeys.chunk(leaf), leafOffset(leaf), key);
     }
 
     @Override
     protected int leafSuccGT(int leaf, long key) {
-        return NodeSearch.succGT(leafKeys.chunk(leaf), leafKeys.offset(leaf), key);
+        return NodeSearch.succGT(leafKeys.chunk(leaf), leafOffset(leaf), key);
     }
 
     @Override
     protected long leafKey(int leaf, int slot) {
-        return leafKeys.chunk(leaf)[leafKeys.offset(leaf) + slot];
+        return leafKeys.chunk(leaf)[leafOffset(leaf) + slot];
     }
 
     @Override
     protected long leafValue(int leaf, int slot) {
-        return keyOnly ? 0 : leafVals.chunk(leaf)[leafVals.offset(leaf) + slot];
+        return keyOnly ? 0 : leafVals.chunk(leaf)[leafOffset(leaf) + slot];
     }
 
     @Override
     protected int visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
         long[] kc = leafKeys.chunk(leaf);
         long[] vc = keyOnly ? null : leafVals.chunk(leaf);
-        int off = leafKeys.offset(leaf);
+        int off = leafOffset(leaf);
         int n = 0;
         for (; bits != 0; bits &= bits - 1) {
             int slot = Long.numberOfTrailingZeros(bits);
@@ -185,7 +194,7 @@ final class BSTree extends GappedTree {
         growLeaves(leafIds.needed());
         int leaf = leafIds.next();
         long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
+        int off = leafOffset(leaf);
         for (int s = 0; s < N; s++) {
             kc[off + s] = MAXKEY;
         }
@@ -236,7 +245,7 @@ final class BSTree extends GappedTree {
         int leaf = inner.findLeaf(key);
         long[] kc = leafKeys.chunk(leaf);
         long[] vc = leafVals.chunk(leaf);
-        int off = leafKeys.offset(leaf);
+        int off = leafOffset(leaf);
         // Start the value lines' loads with the keys' (see InnerLevels.touch).
         int t = (int) ((vc[off] | vc[off + N / 2] | vc[off + N - 1]) & InnerLevels.touch);
         int q = NodeSearch.succGT(kc, off, key);
@@ -267,7 +276,7 @@ final class BSTree extends GappedTree {
             for (int i = 0; i < n; i++) {
                 int leaf = nodes[i];
                 long[] kc = leafKeys.chunk(leaf);
-                int off = leafKeys.offset(leaf);
+                int off = leafOffset(leaf);
                 t |= (int) (kc[off] ^ kc[off + N - 1]);
                 if (!keyOnly) {
                     long[] vc = leafVals.chunk(leaf);
@@ -283,7 +292,7 @@ final class BSTree extends GappedTree {
                 } else {
                     int leaf = nodes[i];
                     long[] kc = leafKeys.chunk(leaf);
-                    int off = leafKeys.offset(leaf) + t;
+                    int off = leafOffset(leaf) + t;
                     int q = NodeSearch.succGT(kc, off, key);
                     if (q != 0 && kc[off + q - 1] == key) {
                         v = keyOnly ? 0 : leafVals.chunk(leaf)[off + q - 1];
@@ -301,7 +310,7 @@ final class BSTree extends GappedTree {
         }
         int leaf = inner.findLeaf(key);
         long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
+        int off = leafOffset(leaf);
         int q = NodeSearch.succGT(kc, off, key);
         return q != 0 && kc[off + q - 1] == key;
     }
@@ -345,7 +354,7 @@ final class BSTree extends GappedTree {
         }
         int node = inner.descend(key);
         long[] kc = leafKeys.chunk(node);
-        int off = leafKeys.offset(node);
+        int off = leafOffset(node);
         int q = NodeSearch.succGT(kc, off, key) + touchLeaf(node, off);
         if (q != 0 && kc[off + q - 1] == key) {
             if (keyOnly) {
@@ -394,7 +403,7 @@ final class BSTree extends GappedTree {
         }
         long[] kc = leafKeys.chunk(leaf);
         long[] vc = keyOnly ? null : leafVals.chunk(leaf);
-        int off = leafKeys.offset(leaf);
+        int off = leafOffset(leaf);
         int opened = Slots.openSlot(kc, off, vc, off, bm, r);
         int at = opened & 0xFF;
         kc[off + at] = key;
@@ -421,7 +430,7 @@ final class BSTree extends GappedTree {
      */
     private void splitLeaf(int leaf, int r, long key, long value) {
         long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
+        int off = leafOffset(leaf);
         long[] sk = splitKeys;
         long[] sv = splitVals;
         // A full leaf has no gaps: slot s is entry s; the new key goes before slot r.
@@ -451,7 +460,7 @@ final class BSTree extends GappedTree {
      */
     private void spreadLeaf(int leaf, long[] ks, long[] vs, int from, int n) {
         long[] kc = leafKeys.chunk(leaf);
-        int off = leafKeys.offset(leaf);
+        int off = leafOffset(leaf);
         int bm = 0;
         long next = MAXKEY;
         int s = N - 1;
@@ -486,7 +495,7 @@ final class BSTree extends GappedTree {
         }
         int node = inner.descend(key);
         long[] kc = leafKeys.chunk(node);
-        int off = leafKeys.offset(node);
+        int off = leafOffset(node);
         int q = NodeSearch.succGT(kc, off, key) + touchLeaf(node, off);
         if (q == 0 || kc[off + q - 1] != key) {
             return defaultReturnValue();
@@ -617,7 +626,7 @@ final class BSTree extends GappedTree {
             }
             long[] kc = leafKeys.chunk(leaf);
             long[] vc = withValues ? leafVals.chunk(leaf) : null;
-            int off = leafKeys.offset(leaf);
+            int off = leafOffset(leaf);
             ids[leaves] = leaf;
             mins[leaves] = keys[i];
             leaves++;

@@ -100,32 +100,49 @@ final class InnerLevels {
 
     /** The leaf whose key range holds {@code key} (Algorithm 3, lines 1-2); {@code key < MAXKEY}. */
     int findLeaf(long key) {
+        // One array each (flat), fetched once; offsets from constant strides (see keyOffset).
+        long[] ka = keys.chunk(0);
+        int[] ca = kids.chunk(0);
         int z = touch;
         int node = root;
         for (int h = height; h > 0; h--) {
-            int[] kc = kids.chunk(node);
-            int ko = kids.offset(node);
+            int ko = kidOffset(node);
             // Start loading both cache lines of the child ids now, in parallel with the keys,
             // instead of after the search picks one (see touch).
-            int t = (kc[ko] | kc[ko + N]) & z;
-            int c = NodeSearch.succGT(keys.chunk(node), keys.offset(node), key);
-            node = kc[ko + c + t];
+            int t = (ca[ko] | ca[ko + N]) & z;
+            int c = NodeSearch.succGT(ka, keyOffset(node), key);
+            node = ca[ko + c + t];
         }
         return node;
     }
 
+    /**
+     * Where an inner node's separators start in the keys array: the flat arrays' offset with the
+     * constant stride {@value Slots#N}, which the JIT turns into a shift instead of loading the
+     * array object's stride and multiplying on every level.
+     */
+    static int keyOffset(int node) {
+        return FlatLongNodeArray.offsetOf(node, N);
+    }
+
+    /** Where an inner node's child ids start in the kids array (constant stride {@value Slots#KIDS}). */
+    static int kidOffset(int node) {
+        return FlatIntNodeArray.offsetOf(node, KIDS);
+    }
+
     /** {@link #findLeaf} for an update: records the path that splits and removals walk back up. */
     int descend(long key) {
+        long[] ka = keys.chunk(0);
+        int[] ca = kids.chunk(0);
         int z = touch;
         int node = root;
         for (int h = height; h > 0; h--) {
-            int[] kc = kids.chunk(node);
-            int ko = kids.offset(node);
-            int t = (kc[ko] | kc[ko + N]) & z; // see touch
-            int c = NodeSearch.succGT(keys.chunk(node), keys.offset(node), key);
+            int ko = kidOffset(node);
+            int t = (ca[ko] | ca[ko + N]) & z; // see touch
+            int c = NodeSearch.succGT(ka, keyOffset(node), key);
             pathNode[h] = node;
             pathPos[h] = c;
-            node = kc[ko + c + t];
+            node = ca[ko + c + t];
         }
         return node;
     }
@@ -139,6 +156,8 @@ final class InnerLevels {
         for (int i = 0; i < n; i++) {
             leaves[i] = root;
         }
+        long[] ka = keys.chunk(0);
+        int[] ca = kids.chunk(0);
         int z = touch;
         for (int h = height; h > 0; h--) {
             // Two passes per level. The first only starts the loads of every node's lines (both
@@ -148,18 +167,16 @@ final class InnerLevels {
             int t = 0;
             for (int i = 0; i < n; i++) {
                 int node = leaves[i];
-                long[] kc = keys.chunk(node);
-                int ko = keys.offset(node);
-                int[] cc = kids.chunk(node);
-                int co = kids.offset(node);
-                t |= (int) (kc[ko] ^ kc[ko + N - 1]) | cc[co] | cc[co + N];
+                int ko = keyOffset(node);
+                int co = kidOffset(node);
+                t |= (int) (ka[ko] ^ ka[ko + N - 1]) | ca[co] | ca[co + N];
             }
             t &= z;
             for (int i = 0; i < n; i++) {
                 int node = leaves[i];
                 long key = Math.min(keysIn[base + i], MAXKEY - 1);
-                int c = NodeSearch.succGT(keys.chunk(node), keys.offset(node), key);
-                leaves[i] = kids.chunk(node)[kids.offset(node) + c + t];
+                int c = NodeSearch.succGT(ka, keyOffset(node), key);
+                leaves[i] = ca[kidOffset(node) + c + t];
             }
         }
     }

@@ -32,6 +32,11 @@ public final class FlatIntNodeArray {
         return node * stride;
     }
 
+    /** {@link #offset} of an array of stride {@code stride}, static so a constant stride folds (see {@link LongNodeArray#offsetOf}). */
+    public static int offsetOf(int node, int stride) {
+        return node * stride;
+    }
+
     public int capacity() {
         return capacity;
     }

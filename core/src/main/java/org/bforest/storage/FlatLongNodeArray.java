@@ -43,6 +43,11 @@ public final class FlatLongNodeArray {
         return PAD + node * stride;
     }
 
+    /** {@link #offset} of an array of stride {@code stride}, static so a constant stride folds (see {@link LongNodeArray#offsetOf}). */
+    public static int offsetOf(int node, int stride) {
+        return PAD + node * stride;
+    }
+
     public int capacity() {
         return capacity;
     }

