@@ -50,7 +50,7 @@ public final class Main {
             out.printf(Locale.ROOT, "%nwall time %.1f s%n", run.wallSeconds());
             if (o.csv() != null) {
                 write(o.csv(), () -> {
-                    CsvWriter.write(run.results(), o.csv());
+                    CsvWriter.write(run, o.csv());
                     return o.csv();
                 });
                 out.println("CSV: " + o.csv());

@@ -13,11 +13,13 @@ import org.bforest.bench.workloads.Workload;
  * @param csv         where to write the CSV, or null
  * @param reportDir   where to write the report, or null
  * @param help        print the help and do nothing else
+ * @param values      the value each key carries
+ * @param batch       0, or the batch size of the batched-lookup workload run beside A
  */
 public record Options(List<Structure> structures, List<String> datasets, int keys, int ops,
                       List<Workload> workloads, List<Integer> threads, Long seed, int reps, int warmups,
                       Path csv, Path reportDir, boolean sosdUnsignedShift, ProgressMode progress, String scale,
-                      boolean help) {
+                      boolean help, ValueMode values, int batch) {
 
     /** The default run: every structure, workloads A to E, sized to finish in minutes. */
     public static final int DEFAULT_KEYS = 1_000_000;

@@ -30,7 +30,11 @@ public final class OptionsParser {
                                  picks plain or compressed from the keys), treemap
                                  (java.util.TreeMap), skiplist (ConcurrentSkipListMap),
                                  fastutil-avl, fastutil-rb, sorted-array (binary search on a
-                                 long[]; read-only, so workload A only); or 'all' (the default)
+                                 long[]; read-only, so workload A only), bstree-set (the
+                                 key-only BS-tree, Indexes.bsTreeKeyOnly: no values stored, as
+                                 the papers measure it; its lookups are containsKey and give
+                                 the value the others store, so checksums still compare);
+                                 or 'all' (the default)
               --dataset LIST     comma list of: uniform (splitmix64, seed 1), dense (small random
                                  gaps, seed 2), lognormal (seed 3), or the path of a SOSD key file
                                  (little-endian uint64 count, then the uint64 keys). Default
@@ -44,6 +48,11 @@ public final class OptionsParser {
                                    C read-write   50% lookups / 50% inserts
                                    D range-write  95% range scans of 100-150 keys / 5% inserts
                                    E mixed        60% lookups / 35% inserts / 5% deletes
+              --values MODE      the value of each key: key (default: ~key, which the
+                                 CBS-tree compresses well), random (a hash of key and seed:
+                                 nothing to compress) or none (0)
+              --batch N          also run workload A through LongIndex.getAll, N keys a call
+                                 (shown as A/bN; peers without a batched call loop over get)
               --threads T        threads running each workload (default 1; a comma list runs each).
                                  With T > 1 the structures that are not thread-safe are skipped
                                  with a note (today all but skiplist); the operations are split
@@ -51,11 +60,18 @@ public final class OptionsParser {
               --seed S           replaces the datasets' fixed seeds (uniform 1, dense 2,
                                  lognormal 3, SOSD sampling 4); operation streams derive from it
               --reps R           timed repetitions per structure and workload (default 3); each
-                                 runs on a freshly built structure and the median is reported
+                                 runs on a freshly built structure; the repetitions of the
+                                 structures are interleaved (rep 1 of each, then rep 2 of
+                                 each, ...) so that noise lands on all of them alike, and the
+                                 median is reported with the spread (min-max) beside it
               --warmup W         untimed repetitions before those (default 1)
               --csv FILE         also write the results as CSV, one row per structure, dataset,
                                  workload and thread count, with the header
-                                 structure,dataset,workload,threads,keys,ops,mops,build_s,bytes_per_key
+                                 structure,dataset,workload,threads,keys,ops,mops,build_s,
+                                 bytes_per_key,mops_min,mops_max,reps,batch,
+                                 bytes_per_key_after,values,commit,cpu,vector
+                                 (bytes_per_key_after: heap per key after a workload that
+                                 writes; commit, cpu, vector: where the row was measured)
               --report DIR       write a report into DIR: index.html (a self-contained page with
                                  charts: throughput, memory per key, build time, ratios, every
                                  figure, notes, machine and JVM), results.csv and summary.txt
@@ -91,6 +107,8 @@ public final class OptionsParser {
         ProgressMode progress = ProgressMode.AUTO;
         String scale = "default";
         boolean help = false;
+        ValueMode values = ValueMode.KEY;
+        int batch = 0;
 
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -105,7 +123,8 @@ public final class OptionsParser {
                 case "-h", "--help" -> help = true;
                 case "--sosd-unsigned-shift" -> shift = true;
                 case "--structures", "--dataset", "--datasets", "--keys", "--ops", "--workloads", "--threads",
-                     "--seed", "--reps", "--warmup", "--csv", "--report", "--scale", "--progress" -> {
+                     "--seed", "--reps", "--warmup", "--csv", "--report", "--scale", "--progress", "--values",
+                     "--batch" -> {
                     if (value == null) {
                         if (i + 1 >= args.length) {
                             throw new BenchException(name + " needs a value (see --help)");
@@ -127,6 +146,8 @@ public final class OptionsParser {
                             case "--report" -> report = Path.of(value);
                             case "--scale" -> scale = scale(value);
                             case "--progress" -> progress = progress(value);
+                            case "--values" -> values = ValueMode.parse(value);
+                            case "--batch" -> batch = batch(Counts.parse(name, value));
                             default -> throw new AssertionError(name);
                         }
                     } catch (NumberFormatException e) {
@@ -142,7 +163,14 @@ public final class OptionsParser {
         int k = count("--keys", keys != null ? keys : paper ? Options.PAPER_KEYS : Options.DEFAULT_KEYS, 1);
         int o = count("--ops", ops != null ? ops : paper ? Options.PAPER_OPS : Options.DEFAULT_OPS, 1);
         return new Options(structures, datasets, k, o, workloads, threads, seed, reps, warmups, csv, report, shift,
-                progress, scale, help);
+                progress, scale, help, values, batch);
+    }
+
+    private static int batch(long v) {
+        if (v < 1 || v > 1 << 20) {
+            throw new IllegalArgumentException("--batch must be between 1 and 1M keys a call, got " + v);
+        }
+        return (int) v;
     }
 
     private static int count(String name, long v, long min) {

@@ -9,7 +9,7 @@ public final class CsvReport implements ReportWriter {
     @Override
     public Path write(RunSummary run, Path dir) throws IOException {
         Path file = dir.resolve("results.csv");
-        CsvWriter.write(run.results(), file);
+        CsvWriter.write(run, file);
         return file;
     }
 }

@@ -8,40 +8,54 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import org.bforest.bench.runner.Result;
+import org.bforest.bench.runner.RunSummary;
 
 /**
  * The results as CSV: exactly the header {@value #HEADER}, then one row per structure × dataset ×
  * workload × threads that was measured (skipped cells have no row; the notes say why).
  * {@code mops} is the median Mops/s, {@code build_s} the median build seconds,
- * {@code bytes_per_key} the heap growth across the build after full GCs, per key.
+ * {@code bytes_per_key} the heap growth across the build after full GCs, per key. The columns
+ * after it (added later, so readers of the first nine still work): {@code mops_min} and
+ * {@code mops_max}, the spread of the {@code reps} timed repetitions; {@code batch}, the keys per
+ * {@code getAll} call of a batched lookup row (0 otherwise; such a row's workload is A);
+ * {@code bytes_per_key_after}, the heap per key held after a workload that writes (empty after
+ * a read-only one); {@code values}, the value mode; {@code commit}, {@code cpu} and
+ * {@code vector}, what was measured where: the bforest commit, the CPU model and the node-search
+ * kernel (the Vector API width, or scalar).
  */
 public final class CsvWriter {
-    public static final String HEADER = "structure,dataset,workload,threads,keys,ops,mops,build_s,bytes_per_key";
+    public static final String HEADER = "structure,dataset,workload,threads,keys,ops,mops,build_s,bytes_per_key,"
+            + "mops_min,mops_max,reps,batch,bytes_per_key_after,values,commit,cpu,vector";
 
     private CsvWriter() {
     }
 
-    public static void write(List<Result> results, Path file) throws IOException {
+    public static void write(RunSummary run, Path file) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            write(results, w);
+            write(run, w);
         }
     }
 
-    public static void write(List<Result> results, Appendable out) throws IOException {
+    public static void write(RunSummary run, Appendable out) throws IOException {
         out.append(HEADER).append('\n');
-        for (Result r : results) {
-            out.append(row(r)).append('\n');
+        String where = String.join(",", quote(run.options().values().cliName()),
+                quote(run.environment().commit()), quote(run.environment().machine().cpuModel()),
+                quote(run.environment().nodeSearch()));
+        for (Result r : run.results()) {
+            out.append(row(r)).append(',').append(where).append('\n');
         }
     }
 
     static String row(Result r) {
         return String.join(",", quote(r.structure().cliName()), quote(r.dataset()), r.workload().name(),
                 Integer.toString(r.threads()), Integer.toString(r.keys()), Integer.toString(r.ops()),
-                number(r.mops(), 4), number(r.buildSeconds(), 4), number(r.heapBytesPerKey(), 2));
+                number(r.mops(), 4), number(r.buildSeconds(), 4), number(r.heapBytesPerKey(), 2),
+                number(r.mopsMin(), 4), number(r.mopsMax(), 4), Integer.toString(r.repMops().length),
+                Integer.toString(r.batch()), number(r.heapBytesAfter(), 2));
     }
 
     private static String number(double v, int decimals) {

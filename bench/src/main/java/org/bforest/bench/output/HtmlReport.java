@@ -248,6 +248,8 @@ public final class HtmlReport implements ReportWriter {
         rows.add(new String[] {"operating system", env.os()});
         rows.add(new String[] {"Java", env.javaVersion() + " (" + env.javaVendor() + "), " + env.vm()});
         rows.add(new String[] {"node search (Vector API)", env.nodeSearch()});
+        rows.add(new String[] {"bforest commit", env.commit()});
+        rows.add(new String[] {"values", run.options().values().cliName()});
         rows.add(new String[] {"max heap", String.format(Locale.ROOT, "%.1f GB", env.maxHeapBytes() / 1e9)});
         rows.add(new String[] {"garbage collector", String.join(", ", env.gcs())});
         rows.add(new String[] {"object layout", env.layout()});

@@ -139,7 +139,7 @@ final class HtmlTables {
             }
             Workload w = r.workload();
             sb.append("<tr><td>").append(structure(r.structure())).append("</td><td class=\"wrap\">").append(Html.esc(r.dataset()))
-                    .append("</td><td class=\"nw\">").append(Html.esc(w.name() + " " + w.title())).append("</td>")
+                    .append("</td><td class=\"nw\">").append(Html.esc(r.label() + " " + w.title())).append("</td>")
                     .append(num(Integer.toString(r.threads()), false)).append(num(Counts.format(r.keys()), false))
                     .append(num(Counts.format(r.ops()), false)).append("<td class=\"n strong\">")
                     .append(Html.esc(ResultTable.mops(r.mops()))).append("</td>")

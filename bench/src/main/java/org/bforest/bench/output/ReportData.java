@@ -32,7 +32,9 @@ final class ReportData {
         Set<Integer> ts = new LinkedHashSet<>();
         Set<Structure> ran = new LinkedHashSet<>();
         for (Result r : run.results()) {
-            cells.putIfAbsent(key(r.structure(), r.dataset(), r.workload(), r.threads()), r);
+            if (r.batch() == 0) { // the charts show the unbatched workloads; the tables show every row
+                cells.putIfAbsent(key(r.structure(), r.dataset(), r.workload(), r.threads()), r);
+            }
             ds.add(r.dataset());
             ran.add(r.structure());
         }

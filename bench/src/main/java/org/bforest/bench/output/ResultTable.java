@@ -30,12 +30,25 @@ public final class ResultTable {
         for (List<Result> group : groups.values()) {
             Result any = group.get(0);
             sb.append(String.format(Locale.ROOT, "%s: %s keys, %s ops per workload, %d thread%s; Mops/s, median of %d"
-                            + " (%d warm-up)%n", any.dataset(), Counts.format(any.keys()), Counts.format(any.ops()),
-                    any.threads(), any.threads() == 1 ? "" : "s", run.options().reps(), run.options().warmups()));
+                            + " interleaved repetitions [slowest-fastest] (%d warm-up)%n", any.dataset(),
+                    Counts.format(any.keys()), Counts.format(any.ops()), any.threads(), any.threads() == 1 ? "" : "s",
+                    run.options().reps(), run.options().warmups()));
+            // Columns: each workload, and A's batched form where it ran (A/bN).
+            List<Workload> cols = new ArrayList<>();
+            List<Integer> batches = new ArrayList<>();
+            for (Workload w : workloads) {
+                cols.add(w);
+                batches.add(0);
+                int b = run.options().batch();
+                if (b > 0 && w == Workload.A && any.threads() == 1) {
+                    cols.add(w);
+                    batches.add(b);
+                }
+            }
             List<String> header = new ArrayList<>();
             header.add("structure");
-            for (Workload w : workloads) {
-                header.add(w.name());
+            for (int c = 0; c < cols.size(); c++) {
+                header.add(Result.label(cols.get(c), batches.get(c)));
             }
             header.add("build s");
             header.add("B/key heap");
@@ -47,9 +60,9 @@ public final class ResultTable {
                 row.add(s.cliName());
                 List<Double> builds = new ArrayList<>();
                 Result mem = null;
-                for (Workload w : workloads) {
-                    Result r = find(group, s, w);
-                    row.add(r == null ? "-" : mops(r.mops()));
+                for (int c = 0; c < cols.size(); c++) {
+                    Result r = find(group, s, cols.get(c), batches.get(c));
+                    row.add(r == null ? "-" : mopsWithSpread(r));
                     if (r != null) {
                         builds.add(r.buildSeconds());
                         mem = mem == null ? r : mem;
@@ -69,9 +82,9 @@ public final class ResultTable {
         return sb.toString();
     }
 
-    private static Result find(List<Result> group, Structure s, Workload w) {
+    private static Result find(List<Result> group, Structure s, Workload w, int batch) {
         for (Result r : group) {
-            if (r.structure() == s && r.workload() == w) {
+            if (r.structure() == s && r.workload() == w && r.batch() == batch) {
                 return r;
             }
         }
@@ -85,6 +98,14 @@ public final class ResultTable {
         return v >= 100 ? String.format(Locale.ROOT, "%.0f", v)
                 : v >= 10 ? String.format(Locale.ROOT, "%.1f", v)
                 : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    /** "2.44 [2.30-2.61]": the median, then the slowest and fastest repetition (just the median for one). */
+    static String mopsWithSpread(Result r) {
+        if (r.repMops().length < 2) {
+            return mops(r.mops());
+        }
+        return mops(r.mops()) + " [" + mops(r.mopsMin()) + "-" + mops(r.mopsMax()) + "]";
     }
 
     static String bytes(double v) {

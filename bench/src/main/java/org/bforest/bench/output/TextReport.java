@@ -61,6 +61,20 @@ public final class TextReport implements ReportWriter {
         }
         sb.append(ResultTable.align(mem)).append('\n');
 
+        List<List<String>> after = new ArrayList<>();
+        after.add(List.of("structure", "dataset", "workload", "B/key heap", "B/key own"));
+        for (Result r : run.results()) {
+            if (Double.isFinite(r.heapBytesAfter()) || Double.isFinite(r.ownBytesAfter())) {
+                after.add(List.of(r.structure().cliName(), r.dataset(), r.label(), ResultTable.bytes(r.heapBytesAfter()),
+                        ResultTable.bytes(r.ownBytesAfter())));
+            }
+        }
+        if (after.size() > 1) {
+            sb.append("Memory per key held, after the workloads that write (first timed repetition)\n"
+                    + "---------------------------------------------------------------------------\n\n");
+            sb.append(ResultTable.align(after)).append('\n');
+        }
+
         sb.append("Every figure\n------------\n\n");
         List<List<String>> all = new ArrayList<>();
         all.add(List.of("structure", "dataset", "workload", "threads", "Mops/s", "repetitions", "build s", "checksum"));
@@ -69,7 +83,7 @@ public final class TextReport implements ReportWriter {
             for (double m : r.repMops()) {
                 reps.add(ResultTable.mops(m));
             }
-            all.add(List.of(r.structure().cliName(), r.dataset(), r.workload().name(), Integer.toString(r.threads()),
+            all.add(List.of(r.structure().cliName(), r.dataset(), r.label(), Integer.toString(r.threads()),
                     ResultTable.mops(r.mops()), String.join(" ", reps),
                     String.format(Locale.ROOT, "%.3f", r.buildSeconds()), Long.toHexString(r.checksum())));
         }
@@ -137,6 +151,8 @@ public final class TextReport implements ReportWriter {
                 env.machine().memoryBytes() > 0 ? String.format(Locale.ROOT, "%.1f GB",
                         env.machine().memoryBytes() / 1e9) : "unknown",
                 env.javaVendor(), env.nodeSearch(), String.join(", ", env.gcs())));
+        sb.append("bforest commit: ").append(env.commit()).append(", values: ")
+                .append(run.options().values().cliName()).append('\n');
         sb.append("command: ").append(HtmlReport.commandLine(run)).append('\n');
         return sb.toString();
     }

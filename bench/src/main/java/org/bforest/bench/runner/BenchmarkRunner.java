@@ -25,8 +25,8 @@ import org.bforest.bench.workloads.WorkloadGenerator;
  * Runs the benchmark protocol of docs/DESIGN.md for every dataset × workload × threads ×
  * structure asked for.
  *
- * <p>Per cell: {@code warmups} untimed repetitions, then {@code reps} timed ones; every
- * repetition builds the structure afresh from the sorted loaded keys (build timed) and applies
+ * <p>Per cell: {@code warmups} untimed repetitions, then {@code reps} timed ones, interleaved
+ * across the structures (round r runs repetition r of each); every repetition builds the structure afresh from the sorted loaded keys (build timed) and applies
  * the same pre-generated operation stream (run timed, in chunks of {@value #CHUNK} operations so
  * that the progress display can follow; the chunking costs one call per chunk). A full GC runs
  * before each build and before each timed run, outside the clock. The first build of each
@@ -61,8 +61,12 @@ public final class BenchmarkRunner {
         if (HeapMeter.explicitGcDisabled()) {
             notes.add("-XX:+DisableExplicitGC is set: the heap-after-GC memory figures are unreliable");
         }
-        progress.total(options.datasets().size() * options.workloads().size() * options.threads().size()
-                * options.structures().size() * (options.warmups() + options.reps()));
+        int cells = options.workloads().size() * options.threads().size();
+        if (options.batch() > 0 && options.workloads().contains(Workload.A) && options.threads().contains(1)) {
+            cells++;
+        }
+        progress.total(options.datasets().size() * cells * options.structures().size()
+                * (options.warmups() + options.reps()));
         for (String spec : options.datasets()) {
             runDataset(spec);
         }
@@ -82,6 +86,7 @@ public final class BenchmarkRunner {
         datasets.add(new DatasetInfo(d.name(), d.description(), d.seed(), loaded.length, d.inserts().length,
                 loaded[0], loaded[loaded.length - 1], d.notes()));
         d.notes().forEach(notes::add);
+        Values.use(options.values(), d.seed());
         long[] values = Values.of(loaded);
         Map<Structure, double[]> memory = new EnumMap<>(Structure.class);
         Map<Structure, String> unavailable = new EnumMap<>(Structure.class);
@@ -89,107 +94,178 @@ public final class BenchmarkRunner {
             progress.step("dataset " + d.name() + ": generating workload " + w + " (" + w.mix() + ")");
             Operations ops = WorkloadGenerator.generate(w, d, options.ops());
             for (int threads : options.threads()) {
-                int first = results.size();
-                for (Structure s : options.structures()) {
-                    cell(s, d, values, ops, threads, memory, unavailable);
-                }
-                if (threads == 1) {
-                    compareChecksums(results.subList(first, results.size()));
+                cell(d, values, ops, threads, 0, memory, unavailable);
+                if (batched(w, threads)) {
+                    cell(d, values, ops, threads, options.batch(), memory, unavailable);
                 }
             }
         }
     }
 
-    private void cell(Structure s, Dataset d, long[] values, Operations ops, int threads,
+    /** Whether workload {@code w} also runs batched ({@code --batch}): lookups only, one thread. */
+    private boolean batched(Workload w, int threads) {
+        return options.batch() > 0 && w == Workload.A && threads == 1;
+    }
+
+    /** One structure's repetitions in a cell: its figures so far. */
+    private static final class Reps {
+        final double[] mops;
+        final double[] builds;
+        long checksum;
+        boolean failed;
+        double heapAfter = Double.NaN;
+        double ownAfter = Double.NaN;
+
+        Reps(int reps, int steps) {
+            mops = new double[reps];
+            builds = new double[steps];
+        }
+    }
+
+    /**
+     * Every structure on one dataset × workload × threads (× batch), repetitions interleaved:
+     * round r runs repetition r of every structure, each round starting one structure further on,
+     * so a slow stretch of the machine lands on all of them alike instead of on whichever ran
+     * then, and same-run ratios hold. Only one built structure is alive at a time.
+     */
+    private void cell(Dataset d, long[] values, Operations ops, int threads, int batch,
                       Map<Structure, double[]> memory, Map<Structure, String> unavailable) {
         Workload w = ops.workload();
-        String where = threads == 1 ? w.name() : w.name() + " with " + threads + " threads";
+        String label = Result.label(w, batch);
+        int steps = options.warmups() + options.reps();
+        List<Structure> active = new ArrayList<>();
+        Map<Structure, Reps> reps = new EnumMap<>(Structure.class);
+        for (Structure s : options.structures()) {
+            String skip = skipReason(s, w, threads, d, unavailable);
+            if (skip != null) {
+                notes.skip(s.cliName(), label, threads, skip);
+                advance(steps);
+            } else {
+                active.add(s);
+                reps.put(s, new Reps(options.reps(), steps));
+            }
+        }
+        long[] keyBuf = batch > 0 ? new long[batch] : null;
+        long[] valBuf = batch > 0 ? new long[batch] : null;
+        for (int r = 0; r < steps; r++) {
+            for (int j = 0; j < active.size(); j++) {
+                Structure s = active.get((j + r) % active.size());
+                Reps st = reps.get(s);
+                if (!st.failed) {
+                    repetition(s, st, r, d, values, ops, threads, batch, keyBuf, valBuf, memory, unavailable);
+                }
+            }
+        }
+        int first = results.size();
+        for (Structure s : active) {
+            Reps st = reps.get(s);
+            if (!st.failed) {
+                double[] mem = memory.get(s);
+                results.add(new Result(s, d.name(), w, threads, batch, d.keyCount(), ops.size(), median(st.mops),
+                        st.mops, median(st.builds), mem[0], mem[1], st.heapAfter, st.ownAfter, st.checksum));
+            }
+        }
+        if (threads == 1) {
+            compareChecksums(results.subList(first, results.size()));
+        }
+    }
+
+    /** Repetition {@code r} (warm-ups first) of one structure: build, run, checks. */
+    private void repetition(Structure s, Reps st, int r, Dataset d, long[] values, Operations ops, int threads,
+                            int batch, long[] keyBuf, long[] valBuf, Map<Structure, double[]> memory,
+                            Map<Structure, String> unavailable) {
+        Workload w = ops.workload();
+        String where = Result.label(w, batch) + (threads == 1 ? "" : " with " + threads + " threads");
         String who = s.cliName();
         int steps = options.warmups() + options.reps();
-        String skip = skipReason(s, w, threads, d, unavailable);
-        if (skip != null) {
-            notes.skip(who, w.name(), threads, skip);
-            advance(steps);
-            return;
-        }
         int n = d.keyCount();
-        String label = who + " " + d.name() + " " + where;
-        double[] mops = new double[options.reps()];
-        double[] builds = new double[steps];
-        long checksum = 0;
-        int r = 0;
+        boolean timed = r >= options.warmups();
+        progress.step(who + " " + d.name() + " " + where + (timed ? " rep " + (r - options.warmups() + 1) + "/"
+                + options.reps() : " warm-up " + (r + 1) + "/" + options.warmups()));
         boolean building = true;
         try {
-            IndexAdapter a = null;
-            for (; r < steps; r++) {
-                progress.step(label + (r < options.warmups() ? " warm-up " + (r + 1) + "/" + options.warmups()
-                        : " rep " + (r - options.warmups() + 1) + "/" + options.reps()));
-                progress.phase("build");
-                building = true;
-                a = null;
-                boolean measure = !memory.containsKey(s);
-                long before = measure ? HeapMeter.usedAfterGc() : 0;
-                if (!measure) {
-                    HeapMeter.collect();
-                }
-                IndexAdapter fresh = s.newAdapter();
-                long b0 = System.nanoTime();
-                fresh.build(d.loaded(), values);
-                builds[r] = (System.nanoTime() - b0) / 1e9;
-                a = fresh;
-                building = false;
-                if (a.size() != n) {
-                    notes.add(who + " on " + d.name() + ": the build holds " + a.size() + " keys, expected " + n
-                            + "; its figures are not comparable");
-                }
-                if (measure) {
-                    String built = a.describeBuilt();
-                    if (built != null) {
-                        notes.add(who + " on " + d.name() + ": " + built);
-                    }
-                    long after = HeapMeter.usedAfterGc();
-                    memory.put(s, new double[] {(after - before) / (double) n, a.memoryBytes() / (double) n});
-                } else {
-                    HeapMeter.collect();
-                }
-                progress.phase("run");
-                long t0 = System.nanoTime();
-                long sum = threads == 1 ? runChunks(a, ops, 0, ops.size(), true) : runThreads(a, ops, threads);
-                double seconds = (System.nanoTime() - t0) / 1e9;
-                Blackhole.consume(sum);
-                if (r == 0) {
-                    checksum = sum;
-                    checkSize(a, ops, n, threads, who, d.name());
-                } else if (sum != checksum && threads == 1) {
-                    notes.add(who + " on " + d.name() + " workload " + w + ": repetitions returned different"
-                            + " results (checksum " + checksum + " then " + sum + ")");
-                }
-                if (r >= options.warmups()) {
-                    mops[r - options.warmups()] = ops.size() / seconds / 1e6;
-                }
-                advance(1);
+            progress.phase("build");
+            boolean measure = !memory.containsKey(s);
+            // After a workload that writes, the first timed repetition measures memory again.
+            boolean measureAfter = !w.readOnly() && r == options.warmups();
+            long before = measure || measureAfter ? HeapMeter.usedAfterGc() : 0;
+            if (!measure && !measureAfter) {
+                HeapMeter.collect();
             }
-            double[] mem = memory.get(s);
-            results.add(new Result(s, d.name(), w, threads, n, ops.size(), median(mops), mops, median(builds),
-                    mem[0], mem[1], checksum));
+            IndexAdapter a = s.newAdapter();
+            long b0 = System.nanoTime();
+            a.build(d.loaded(), values);
+            st.builds[r] = (System.nanoTime() - b0) / 1e9;
+            building = false;
+            if (a.size() != n) {
+                notes.add(who + " on " + d.name() + ": the build holds " + a.size() + " keys, expected " + n
+                        + "; its figures are not comparable");
+            }
+            if (measure) {
+                String built = a.describeBuilt();
+                if (built != null) {
+                    notes.add(who + " on " + d.name() + ": " + built);
+                }
+                long after = HeapMeter.usedAfterGc();
+                memory.put(s, new double[] {(after - before) / (double) n, a.memoryBytes() / (double) n});
+            } else {
+                HeapMeter.collect();
+            }
+            progress.phase("run");
+            long t0 = System.nanoTime();
+            long sum = batch > 0 ? runBatched(a, ops, keyBuf, valBuf)
+                    : threads == 1 ? runChunks(a, ops, 0, ops.size(), true) : runThreads(a, ops, threads);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            Blackhole.consume(sum);
+            if (r == 0) {
+                st.checksum = sum;
+                checkSize(a, ops, n, threads, who, d.name());
+            } else if (sum != st.checksum && threads == 1) {
+                notes.add(who + " on " + d.name() + " workload " + where + ": repetitions returned different"
+                        + " results (checksum " + st.checksum + " then " + sum + ")");
+            }
+            if (timed) {
+                st.mops[r - options.warmups()] = ops.size() / seconds / 1e6;
+            }
+            if (measureAfter) {
+                long held = Math.max(1, a.size());
+                st.heapAfter = (HeapMeter.usedAfterGc() - before) / (double) held;
+                st.ownAfter = a.memoryBytes() / (double) held;
+            }
+            advance(1);
         } catch (UnsupportedOperationException e) {
+            st.failed = true;
             if (building) {
                 unavailable.put(s, "not available in this build (" + what(e) + ")");
-                notes.skip(who, w.name(), threads, unavailable.get(s));
+                notes.skip(who, Result.label(w, batch), threads, unavailable.get(s));
             } else {
-                notes.skip(who, w.name(), threads, "an operation is not supported (" + what(e) + ")");
+                notes.skip(who, Result.label(w, batch), threads, "an operation is not supported (" + what(e) + ")");
             }
             advance(steps - r);
         } catch (OutOfMemoryError e) {
-            notes.add(who + " ran out of heap on " + d.name() + " workload " + w + " with " + n + " keys (max heap "
+            st.failed = true;
+            notes.add(who + " ran out of heap on " + d.name() + " workload " + where + " with " + n + " keys (max heap "
                     + gb(Runtime.getRuntime().maxMemory()) + "); give the JVM more, e.g. BFOREST_JVM_OPTS=-Xmx24g");
             advance(steps - r);
         } catch (RuntimeException e) {
-            StackTraceElement[] st = e.getStackTrace();
-            notes.add(who + " failed on " + d.name() + " workload " + w + ": " + what(e)
-                    + (st.length > 0 ? " at " + st[0] : ""));
+            st.failed = true;
+            StackTraceElement[] trace = e.getStackTrace();
+            notes.add(who + " failed on " + d.name() + " workload " + where + ": " + what(e)
+                    + (trace.length > 0 ? " at " + trace[0] : ""));
             advance(steps - r);
         }
+    }
+
+    /** The batched lookups, in chunks of whole batches so the progress display can follow. */
+    private long runBatched(IndexAdapter a, Operations ops, long[] keyBuf, long[] valBuf) {
+        int chunk = Math.max(keyBuf.length, CHUNK / keyBuf.length * keyBuf.length);
+        long sum = 0;
+        for (int i = 0; i < ops.size(); i += chunk) {
+            int end = Math.min(ops.size(), i + chunk);
+            sum += a.runBatched(ops, i, end, keyBuf, valBuf);
+            progress.work(end, ops.size());
+        }
+        return sum;
     }
 
     private String skipReason(Structure s, Workload w, int threads, Dataset d, Map<Structure, String> unavailable) {
@@ -299,7 +375,7 @@ public final class BenchmarkRunner {
         }
         for (Result r : cell) {
             if (r.checksum() != ref.checksum()) {
-                notes.add(r.structure().cliName() + " on " + r.dataset() + " workload " + r.workload()
+                notes.add(r.structure().cliName() + " on " + r.dataset() + " workload " + r.label()
                         + " returned different results from " + ref.structure().cliName() + " (checksum "
                         + r.checksum() + " vs " + ref.checksum() + "): one of them is wrong");
             }

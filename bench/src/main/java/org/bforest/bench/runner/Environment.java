@@ -18,10 +18,12 @@ import org.bforest.kernel.NodeSearch;
  *                    species, or scalar)
  * @param gcs         the garbage collectors' MXBean names
  * @param javaCommand the JVM's own command line, as the operating system reports it ("" if not)
+ * @param commit      the bforest commit measured ({@code -Dbforest.commit}, set by the launcher;
+ *                    "-dirty" when the work tree had changes; "unknown" otherwise)
  */
 public record Environment(String javaVersion, String vm, List<String> jvmArgs, int cpus, long maxHeapBytes,
                           String os, String layout, String started, String javaVendor, Machine machine,
-                          String nodeSearch, List<String> gcs, String javaCommand) {
+                          String nodeSearch, List<String> gcs, String javaCommand, String commit) {
 
     public Environment {
         jvmArgs = List.copyOf(jvmArgs);
@@ -39,6 +41,7 @@ public record Environment(String javaVersion, String vm, List<String> jvmArgs, i
                 ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
                 System.getProperty("java.vendor"), Machine.detect(), NodeSearch.describe(),
                 ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList(),
-                ProcessHandle.current().info().commandLine().orElse(""));
+                ProcessHandle.current().info().commandLine().orElse(""),
+                System.getProperty("bforest.commit", "unknown"));
     }
 }

@@ -36,4 +36,9 @@ final class CBSTreeAdapter extends LongIndexAdapter {
         }
         return sum + visitor.take();
     }
+
+    @Override
+    public long runBatched(Operations ops, int from, int to, long[] keys, long[] values) {
+        return batched(index(), ops, from, to, keys, values);
+    }
 }

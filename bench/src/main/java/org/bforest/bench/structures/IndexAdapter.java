@@ -28,6 +28,17 @@ public interface IndexAdapter {
     /** Applies operations {@code [from, to)} of {@code ops}; returns their checksum. */
     long run(Operations ops, int from, int to);
 
+    /**
+     * The batched form of a lookup-only stream ({@code --batch}): looks up the keys of operations
+     * {@code [from, to)} {@code keys.length} at a time and returns the same checksum as
+     * {@link #run}. {@code keys} and {@code values} are scratch of the batch size, allocated by
+     * the runner outside the clock. Structures without a batched call loop over their lookups
+     * (this default).
+     */
+    default long runBatched(Operations ops, int from, int to, long[] keys, long[] values) {
+        return run(ops, from, to);
+    }
+
     /** The number of keys now held. */
     long size();
 

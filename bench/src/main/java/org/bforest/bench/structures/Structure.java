@@ -32,6 +32,9 @@ public enum Structure {
     FASTUTIL_RB("fastutil-rb", "fastutil Long2LongRBTreeMap",
             "put(long,long) of every key in ascending order (fastutil has no bulk load)",
             "estimate: one 40-byte Entry per entry", false, true, FastutilRbAdapter::new, 40),
+    BSTREE_SET("bstree-set", "bforest key-only BS-tree (Indexes.bsTreeKeyOnly): keys only, no value storage, as the"
+            + " papers measure the tree; lookups are containsKey", "bulk load Indexes.bsTreeKeyOnly(sortedKeys)",
+            "its own memoryBytes()", false, true, KeyOnlyAdapter::new, -1),
     SORTED_ARRAY("sorted-array", "sorted long[] keys + long[] values, Arrays.binarySearch",
             "copy of the sorted keys and values", "exact: two long[]", false, false, SortedArrayAdapter::new, 16);
 

@@ -79,6 +79,20 @@ class OptionsParserTest {
     }
 
     @Test
+    void valuesAndBatchParseAndDefault() {
+        Options d = OptionsParser.parse();
+        assertEquals(ValueMode.KEY, d.values());
+        assertEquals(0, d.batch());
+        Options o = OptionsParser.parse("--values", "random", "--batch=1K");
+        assertEquals(ValueMode.RANDOM, o.values());
+        assertEquals(1000, o.batch());
+        assertEquals(ValueMode.NONE, OptionsParser.parse("--values=None").values());
+        BenchException e = assertThrows(BenchException.class, () -> OptionsParser.parse("--values", "ones"));
+        assertTrue(e.getMessage().contains("key") && e.getMessage().contains("random") && e.getMessage().contains("none"),
+                e.getMessage());
+    }
+
+    @Test
     void allMeansEveryStructure() {
         assertEquals(List.of(Structure.values()), OptionsParser.parse("--structures", "all").structures());
     }
@@ -88,7 +102,7 @@ class OptionsParserTest {
         String[][] bad = {
             {"--structures", "btree"}, {"--workloads", "F"}, {"--keys", "lots"}, {"--keys", "0"}, {"--threads", "0"},
             {"--scale", "huge"}, {"--frobnicate"}, {"--keys"}, {"--seed", "x"}, {"--progress", "fancy"},
-            {"--keys", "5G"},
+            {"--keys", "5G"}, {"--values", "fancy"}, {"--batch", "0"}, {"--batch", "many"},
         };
         for (String[] args : bad) {
             BenchException e = assertThrows(BenchException.class, () -> OptionsParser.parse(args), String.join(" ", args));
@@ -100,7 +114,7 @@ class OptionsParserTest {
     void helpExplainsEveryOption() {
         for (String opt : new String[] {"--structures", "--dataset", "--keys", "--ops", "--workloads", "--threads",
             "--seed", "--csv", "--report", "--scale", "--sosd-unsigned-shift", "--help", "--reps", "--warmup",
-            "--progress"}) {
+            "--progress", "--values", "--batch"}) {
             assertTrue(OptionsParser.HELP.contains(opt), opt);
         }
         assertTrue(OptionsParser.parse("-h").help());

@@ -29,9 +29,9 @@ class CsvWriterTest {
 
     @BeforeAll
     static void runSmall() {
-        Options o = OptionsParser.parse("--structures", "bstree,treemap,skiplist,fastutil-rb,sorted-array",
+        Options o = OptionsParser.parse("--structures", "bstree,treemap,skiplist,fastutil-rb,sorted-array,bstree-set",
                 "--dataset", "uniform,dense", "--keys", "3K", "--ops", "1K", "--threads", "1,2", "--reps", "2",
-                "--warmup", "1", "--progress", "off");
+                "--warmup", "1", "--progress", "off", "--batch", "64", "--values", "random");
         try (Progress p = Progress.create(ProgressMode.OFF, System.err)) {
             run = new BenchmarkRunner(o, p).run();
         }
@@ -40,35 +40,52 @@ class CsvWriterTest {
     @Test
     void headerIsExactlyTheSpecifiedOne() throws IOException {
         StringBuilder sb = new StringBuilder();
-        CsvWriter.write(run.results(), sb);
+        CsvWriter.write(run, sb);
         String[] lines = sb.toString().split("\n");
-        assertEquals("structure,dataset,workload,threads,keys,ops,mops,build_s,bytes_per_key", lines[0]);
+        assertEquals("structure,dataset,workload,threads,keys,ops,mops,build_s,bytes_per_key,mops_min,mops_max,reps,"
+                + "batch,bytes_per_key_after,values,commit,cpu,vector", lines[0]);
     }
 
     @Test
     void oneRowPerStructureDatasetWorkloadAndThreads(@TempDir Path dir) throws IOException {
         Path csv = dir.resolve("sub/out.csv");
-        CsvWriter.write(run.results(), csv);
+        CsvWriter.write(run, csv);
         List<String> lines = Files.readAllLines(csv);
         Set<String> cells = new HashSet<>();
+        int batched = 0;
         for (String line : lines.subList(1, lines.size())) {
-            String[] f = line.split(",", -1);
-            assertEquals(9, f.length, line);
-            assertTrue(cells.add(f[0] + "/" + f[1] + "/" + f[2] + "/" + f[3]), "duplicate row " + line);
+            String[] f = line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1); // commas outside quotes
+            assertEquals(18, f.length, line);
+            assertTrue(cells.add(f[0] + "/" + f[1] + "/" + f[2] + "/" + f[3] + "/" + f[12]), "duplicate row " + line);
+            double min = Double.parseDouble(f[9]);
+            double max = Double.parseDouble(f[10]);
+            assertTrue(min <= Double.parseDouble(f[6]) && Double.parseDouble(f[6]) <= max, "median within spread " + line);
+            assertEquals("2", f[11]);
+            if (!f[12].equals("0")) {
+                batched++;
+                assertEquals("A", f[2], "only A runs batched");
+                assertEquals("64", f[12]);
+            }
+            boolean writes = !f[2].equals("A");
+            assertEquals(writes, !f[13].isEmpty(), "memory after the workloads that write: " + line);
+            assertEquals("random", f[14]);
+            assertFalse(f[16].isEmpty() || f[17].isEmpty(), line);
             assertEquals("3000", f[4]);
             assertEquals("1000", f[5]);
             assertTrue(Double.parseDouble(f[6]) > 0, line);
             assertTrue(Double.parseDouble(f[7]) >= 0, line);
             Double.parseDouble(f[8]);
         }
-        // Ran: bstree, treemap, skiplist, fastutil-rb on A-E, sorted-array on A, single-threaded; skiplist
-        // with 2 threads; on two datasets.
-        int expected = 2 * (4 * 5 + 1 + 5);
+        // Ran: bstree, treemap, skiplist, fastutil-rb, bstree-set on A-E, sorted-array on A, single-threaded,
+        // and every one of the six on A batched; skiplist with 2 threads; on two datasets.
+        int expected = 2 * (5 * 5 + 1 + 6 + 5);
         assertEquals(expected, cells.size(), String.join("\n", lines));
-        assertTrue(cells.contains("skiplist/dense/E/2"));
-        assertTrue(cells.contains("sorted-array/uniform/A/1"));
-        assertFalse(cells.contains("sorted-array/uniform/B/1"));
-        assertFalse(cells.contains("treemap/uniform/A/2"));
+        assertEquals(2 * 6, batched);
+        assertTrue(cells.contains("skiplist/dense/E/2/0"));
+        assertTrue(cells.contains("sorted-array/uniform/A/1/0"));
+        assertTrue(cells.contains("bstree-set/uniform/A/1/64"));
+        assertFalse(cells.contains("sorted-array/uniform/B/1/0"));
+        assertFalse(cells.contains("treemap/uniform/A/2/0"));
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.bforest.bench.cli.Options;
 import org.bforest.bench.cli.ProgressMode;
+import org.bforest.bench.cli.ValueMode;
 import org.bforest.bench.runner.DatasetInfo;
 import org.bforest.bench.runner.Environment;
 import org.bforest.bench.runner.Machine;
@@ -32,11 +33,12 @@ final class SyntheticRun {
                 Structure.FASTUTIL_AVL, Structure.FASTUTIL_RB, Structure.SORTED_ARRAY);
         List<Workload> workloads = List.of(Workload.values());
         Options o = new Options(structures, datasets, 1000, 500, workloads, threads, null, 3, 1, null,
-                Path.of("/tmp/report"), false, ProgressMode.OFF, "default", false);
+                Path.of("/tmp/report"), false, ProgressMode.OFF, "default", false, ValueMode.KEY, 0);
         Environment env = new Environment("25.0.1", "OpenJDK 64-Bit Server VM 25.0.1+8", List.of("--add-modules",
                 "jdk.incubator.vector", "-Xmx2g"), 8, 2L << 30, "Linux 6.1 amd64", "object header 12 B, reference 4 B",
                 "2025-06-01T12:34:56.789+02:00", "Eclipse Adoptium", new Machine("Test <CPU> & co", 4, 16_000_000_000L),
-                "SIMD 512-bit, 8 lanes", List.of("G1 Young Generation"), "/usr/bin/java -cp a.jar org.bforest.bench.Main");
+                "SIMD 512-bit, 8 lanes", List.of("G1 Young Generation"), "/usr/bin/java -cp a.jar org.bforest.bench.Main",
+                "abc1234");
         List<DatasetInfo> infos = new ArrayList<>();
         List<Result> results = new ArrayList<>();
         double[] perStructure = {8, 1, 0.9, 2, 1.8, 10};
@@ -54,8 +56,10 @@ final class SyntheticRun {
                             continue;
                         }
                         double mops = perStructure[si] * (1 + 0.1 * w.ordinal() + 0.05 * di) * (t > 1 ? 2 : 1);
-                        results.add(new Result(s, ds, w, t, 1000, 500, mops, new double[] {mops * 0.9, mops,
-                                mops * 1.1}, build[si], heap[si] + 0.5, heap[si], 0xabcL + w.ordinal()));
+                        double after = w.readOnly() ? Double.NaN : heap[si] + 2;
+                        results.add(new Result(s, ds, w, t, 0, 1000, 500, mops, new double[] {mops * 0.9, mops,
+                                mops * 1.1}, build[si], heap[si] + 0.5, heap[si], after, after - 1,
+                                0xabcL + w.ordinal()));
                     }
                 }
             }
