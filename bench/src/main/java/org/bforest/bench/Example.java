@@ -80,6 +80,12 @@ public final class Example {
         }
         System.out.println();
 
+        // Keys only, as the papers measure the tree: a set with no value storage at all.
+        BSTreeIndex set = Indexes.bsTreeKeyOnly(keys);
+        set.upsert(425, 0);                                      // adds a key; any other value is refused
+        System.out.println("key-only: contains(420) = " + set.containsKey(420) + ", " + set.size() + " keys, "
+                + set.memoryBytes() / set.size() + " bytes per key");
+
         // The java.util view, for code that wants a NavigableMap.
         NavigableMap<Long, Long> map = index.asNavigableMap();
         System.out.println("headMap(30) = " + map.headMap(30L) + "; memory: " + index.memoryBytes() / index.size()
