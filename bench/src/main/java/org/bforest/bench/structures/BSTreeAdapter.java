@@ -40,6 +40,6 @@ final class BSTreeAdapter extends LongIndexAdapter {
 
     @Override
     public long runBatched(Operations ops, int from, int to, long[] keys, long[] values) {
-        return batched(index(), ops, from, to, keys, values);
+        return batched(index(), false, ops, from, to, keys, values);
     }
 }

@@ -39,6 +39,6 @@ final class CBSTreeAdapter extends LongIndexAdapter {
 
     @Override
     public long runBatched(Operations ops, int from, int to, long[] keys, long[] values) {
-        return batched(index(), ops, from, to, keys, values);
+        return batched(index(), false, ops, from, to, keys, values);
     }
 }

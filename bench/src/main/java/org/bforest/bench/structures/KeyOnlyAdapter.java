@@ -47,19 +47,7 @@ final class KeyOnlyAdapter implements IndexAdapter {
 
     @Override
     public long runBatched(Operations ops, int from, int to, long[] kb, long[] vb) {
-        long[] ks = ops.keys();
-        long sum = 0;
-        for (int i = from; i < to; i += kb.length) {
-            int n = Math.min(kb.length, to - i);
-            long[] k = n == kb.length ? kb : new long[n];
-            long[] v = n == vb.length ? vb : new long[n];
-            System.arraycopy(ks, i, k, 0, n);
-            index.getAll(k, v, Values.ABSENT);
-            for (int j = 0; j < n; j++) {
-                sum += v[j] == Values.ABSENT ? Values.ABSENT : Values.of(k[j]);
-            }
-        }
-        return sum;
+        return LongIndexAdapter.batched(index, true, ops, from, to, kb, vb);
     }
 
     @Override

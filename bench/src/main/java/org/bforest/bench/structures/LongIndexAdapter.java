@@ -54,15 +54,17 @@ class LongIndexAdapter implements IndexAdapter {
 
     @Override
     public long runBatched(Operations ops, int from, int to, long[] keys, long[] values) {
-        return batched(index, ops, from, to, keys, values);
+        return batched(index, false, ops, from, to, keys, values);
     }
 
     /**
      * Lookups of {@code [from, to)} through {@link LongIndex#getAll}, {@code kb.length} keys a
      * call; the copy of each batch's keys into {@code kb} is timed with it (about a nanosecond a
-     * key). A last, shorter batch gets arrays of its own length.
+     * key). A last, shorter batch gets arrays of its own length. A {@code keyOnly} index's found
+     * keys count with {@link Values#of(long)}, the value the others store (see
+     * {@link KeyOnlyAdapter}).
      */
-    static long batched(LongIndex ix, Operations ops, int from, int to, long[] kb, long[] vb) {
+    static long batched(LongIndex ix, boolean keyOnly, Operations ops, int from, int to, long[] kb, long[] vb) {
         long[] keys = ops.keys();
         long sum = 0;
         for (int i = from; i < to; i += kb.length) {
@@ -72,7 +74,7 @@ class LongIndexAdapter implements IndexAdapter {
             System.arraycopy(keys, i, k, 0, n);
             ix.getAll(k, v, Values.ABSENT);
             for (int j = 0; j < n; j++) {
-                sum += v[j];
+                sum += !keyOnly || v[j] == Values.ABSENT ? v[j] : Values.of(k[j]);
             }
         }
         return sum;
