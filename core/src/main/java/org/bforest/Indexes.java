@@ -1,5 +1,6 @@
 package org.bforest;
 
+import org.bforest.bplus.BPlusTrees;
 import org.bforest.bstree.BSTrees;
 
 /**
@@ -84,5 +85,38 @@ public final class Indexes {
      */
     public static BSTreeIndex bsTreeKeyOnly(long[] sortedKeys) {
         return BSTrees.bulkLoadKeyOnly(sortedKeys, BSTrees.DEFAULT_LEAF_FILL);
+    }
+
+    /**
+     * An empty plain B+-tree: sorted, packed nodes searched by binary search, no gaps and no
+     * SIMD (leaves of 16 entries, 256 bytes, and inner nodes of 16 keys, as STX's defaults). The
+     * baseline the BS-tree paper measures against; {@code ./bforest bench} runs it as
+     * {@code bplus}.
+     */
+    public static LongIndex bPlusTree() {
+        return BPlusTrees.empty();
+    }
+
+    /**
+     * A B+-tree ({@link #bPlusTree()}) bulk-loaded from {@code sortedKeys} with full leaves. The
+     * arrays are copied.
+     *
+     * @param values the value of each key, or {@code null} for zeros
+     * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays differ
+     *                                  in length; nothing is built
+     */
+    public static LongIndex bPlusTree(long[] sortedKeys, long[] values) {
+        return BPlusTrees.bulkLoad(sortedKeys, values, 1.0);
+    }
+
+    /**
+     * A B+-tree bulk-loaded with leaves {@code leafFill} full (0.5 to 1): 0.75 is the paper's
+     * "sparse B+-tree", with 25% of every leaf free for inserts ({@code bplus-sparse} in the
+     * bench).
+     *
+     * @throws IllegalArgumentException on bad keys or values, or a fill outside [0.5, 1]
+     */
+    public static LongIndex bPlusTree(long[] sortedKeys, long[] values, double leafFill) {
+        return BPlusTrees.bulkLoad(sortedKeys, values, leafFill);
     }
 }

@@ -5,6 +5,7 @@ import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.kernel.PackedLanes;
 import org.bforest.spi.BatchArguments;
+import org.bforest.storage.NodeIds;
 import org.bforest.storage.LongBlockHeap;
 import org.bforest.storage.LongNodeArray;
 

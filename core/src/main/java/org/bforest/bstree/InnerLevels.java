@@ -8,6 +8,7 @@ import static org.bforest.bstree.Slots.NONE;
 import static org.bforest.bstree.Slots.meta;
 
 import org.bforest.kernel.NodeSearch;
+import org.bforest.storage.NodeIds;
 import org.bforest.storage.FlatIntNodeArray;
 import org.bforest.storage.FlatLongNodeArray;
 

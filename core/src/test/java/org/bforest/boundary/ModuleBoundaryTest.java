@@ -51,8 +51,10 @@ class ModuleBoundaryTest {
                         e.source() + " is exported to the project's own modules only");
             }
         }
-        assertTrue(d.exports().stream().noneMatch(e -> e.source().equals("org.bforest.bstree")),
-                "the trees' package is exported to nobody");
+        for (String trees : List.of("org.bforest.bstree", "org.bforest.bplus")) {
+            assertTrue(d.exports().stream().noneMatch(e -> e.source().equals(trees)),
+                    "the trees' package " + trees + " is exported to nobody");
+        }
         assertTrue(d.opens().isEmpty() && !d.isOpen(), "nothing is open to reflection");
     }
 
@@ -72,14 +74,15 @@ class ModuleBoundaryTest {
                     }
                 }
             }
-            assertFalse(c.getPackageName().contains("bstree"), c + " is API");
+            assertFalse(c.getPackageName().contains("bstree") || c.getPackageName().contains("bplus"), c + " is API");
         }
         assertEquals(List.of(), leaks, "internal types in public API signatures");
     }
 
     @Test
     void treeClassesAreFinalAndPackagePrivate() throws Exception {
-        for (String name : List.of("org.bforest.bstree.BSTree", "org.bforest.bstree.CBSTree")) {
+        for (String name : List.of("org.bforest.bstree.BSTree", "org.bforest.bstree.CBSTree",
+                "org.bforest.bplus.BPlusTree")) {
             Class<?> c = Class.forName(name);
             assertFalse(Modifier.isPublic(c.getModifiers()), name + " is not public");
             assertTrue(Modifier.isFinal(c.getModifiers()), name + " is final");
@@ -87,5 +90,6 @@ class ModuleBoundaryTest {
         // what Indexes hands out is one of them, seen through the API type only
         assertEquals("BSTree", Indexes.bsTree().getClass().getSimpleName());
         assertEquals("CBSTree", Indexes.cbsTree().getClass().getSimpleName());
+        assertEquals("BPlusTree", Indexes.bPlusTree().getClass().getSimpleName());
     }
 }

@@ -7,6 +7,7 @@ import java.util.EnumSet;
 import java.util.List;
 import org.bforest.BSTreeBuilder.Compression;
 import org.bforest.Indexes;
+import org.bforest.bplus.BPlusTrees;
 import org.bforest.sample.PackedLeavesIndex;
 import org.bforest.testing.Implementations.Impl;
 
@@ -21,6 +22,9 @@ public final class CoreStructures implements StructureRegistry {
                 new Impl("bstree", () -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(),
                         (k, v) -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(k, v), simd),
                 new Impl("cbstree", Indexes::cbsTree, Indexes::cbsTree, simd),
+                new Impl("bplus", Indexes::bPlusTree, Indexes::bPlusTree, single),
+                new Impl("bplus-sparse", Indexes::bPlusTree,
+                        (k, v) -> Indexes.bPlusTree(k, v, BPlusTrees.SPARSE_FILL), single),
                 new Impl("spi-sample", PackedLeavesIndex::new, PackedLeavesIndex::bulkLoad, single));
     }
 }

@@ -33,8 +33,10 @@ public final class OptionsParser {
                                  long[]; read-only, so workload A only), bstree-set (the
                                  key-only BS-tree, Indexes.bsTreeKeyOnly: no values stored, as
                                  the papers measure it; its lookups are containsKey and give
-                                 the value the others store, so checksums still compare);
-                                 or 'all' (the default)
+                                 the value the others store, so checksums still compare),
+                                 bplus (plain B+-tree: binary search, no gaps, no SIMD, as
+                                 STX), bplus-sparse (the same bulk-loaded 75% full); or 'all'
+                                 (the default)
               --dataset LIST     comma list of: uniform (splitmix64, seed 1), dense (small random
                                  gaps, seed 2), lognormal (seed 3), or the path of a SOSD key file
                                  (little-endian uint64 count, then the uint64 keys). Default

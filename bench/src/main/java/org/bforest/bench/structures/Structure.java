@@ -20,6 +20,13 @@ public enum Structure {
     BSTREE_AUTO("bstree-auto", "bforest Indexes.bsTree default: the paper's decision mechanism picks plain or compressed",
             "bulk load Indexes.bsTree(sortedKeys, values)", "its own memoryBytes()",
             false, true, () -> new LongIndexAdapter(Indexes::bsTree), -1),
+    BPLUS("bplus", "bforest plain B+-tree (Indexes.bPlusTree): packed sorted nodes, binary search, no gaps, no"
+            + " SIMD; leaves of 16 entries (256 bytes), inner nodes of 16 keys, as STX", "bulk load"
+            + " Indexes.bPlusTree(sortedKeys, values): full leaves", "its own memoryBytes()", false, true,
+            () -> new BPlusAdapter(1.0), -1),
+    BPLUS_SPARSE("bplus-sparse", "bforest sparse B+-tree: the same, bulk-loaded with 25% of every leaf free",
+            "bulk load Indexes.bPlusTree(sortedKeys, values, 0.75)", "its own memoryBytes()", false, true,
+            () -> new BPlusAdapter(0.75), -1),
     TREEMAP("treemap", "java.util.TreeMap<Long,Long>",
             "new TreeMap<>(SortedMap) over the sorted arrays: linear buildFromSorted, boxing each key and value",
             "estimate: TreeMap.Entry + 2 Longs per entry", false, true, TreeMapAdapter::new, 88),

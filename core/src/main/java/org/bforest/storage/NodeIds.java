@@ -1,4 +1,4 @@
-package org.bforest.bstree;
+package org.bforest.storage;
 
 import java.util.Arrays;
 
@@ -9,61 +9,61 @@ import java.util.Arrays;
  * {@link #next()}. Failure atomicity: {@link #reserveReleases} makes room on the free list before
  * an operation that frees ids starts, so {@link #release} never allocates.
  */
-final class NodeIds {
+public final class NodeIds {
     /** High-water mark: ids {@code [0, count)} have been handed out at least once. */
     private int count;
     private int[] free = new int[8];
     private int top;
 
     /** Forgets every id. */
-    void reset() {
+    public void reset() {
         count = 0;
         top = 0;
     }
 
     /** Ids the storage must hold for the next {@link #next()}. */
-    long needed() {
+    public long needed() {
         return top > 0 ? count : count + 1L;
     }
 
     /** Ids the storage must hold for {@code n} more calls of {@link #next()}. */
-    long needed(int n) {
+    public long needed(int n) {
         return count + (long) Math.max(0, n - top);
     }
 
     /** A free id, else a new one. */
-    int next() {
+    public int next() {
         return top > 0 ? free[--top] : count++;
     }
 
     /** Puts {@code id} on the free list; {@link #reserveReleases} made room. */
-    void release(int id) {
+    public void release(int id) {
         free[top++] = id;
     }
 
     /** Room on the free list for {@code n} more releases. */
-    void reserveReleases(int n) {
+    public void reserveReleases(int n) {
         if (top + n > free.length) {
             free = Arrays.copyOf(free, Math.max(2 * free.length, top + n));
         }
     }
 
     /** Ids handed out at least once (live or free). */
-    int count() {
+    public int count() {
         return count;
     }
 
     /** Ids in use. */
-    long inUse() {
+    public long inUse() {
         return (long) count - top;
     }
 
     /** The free ids, for checkers. */
-    int[] freeIds() {
+    public int[] freeIds() {
         return Arrays.copyOf(free, top);
     }
 
-    long bytes() {
+    public long bytes() {
         return 16 + 8 + 16 + 4L * free.length;
     }
 }
