@@ -13,6 +13,7 @@ import org.bforest.bench.cli.Counts;
 import org.bforest.bench.cli.Options;
 import org.bforest.bench.datasets.Dataset;
 import org.bforest.bench.datasets.Datasets;
+import org.bforest.bench.structures.BatchBuffers;
 import org.bforest.bench.structures.IndexAdapter;
 import org.bforest.bench.structures.Structure;
 import org.bforest.bench.structures.Values;
@@ -145,14 +146,13 @@ public final class BenchmarkRunner {
                 reps.put(s, new Reps(options.reps(), steps));
             }
         }
-        long[] keyBuf = batch > 0 ? new long[batch] : null;
-        long[] valBuf = batch > 0 ? new long[batch] : null;
+        BatchBuffers buffers = batch > 0 ? new BatchBuffers(batch, ops.size()) : null;
         for (int r = 0; r < steps; r++) {
             for (int j = 0; j < active.size(); j++) {
                 Structure s = active.get((j + r) % active.size());
                 Reps st = reps.get(s);
                 if (!st.failed) {
-                    repetition(s, st, r, d, values, ops, threads, batch, keyBuf, valBuf, memory, unavailable);
+                    repetition(s, st, r, d, values, ops, threads, buffers, memory, unavailable);
                 }
             }
         }
@@ -172,9 +172,9 @@ public final class BenchmarkRunner {
 
     /** Repetition {@code r} (warm-ups first) of one structure: build, run, checks. */
     private void repetition(Structure s, Reps st, int r, Dataset d, long[] values, Operations ops, int threads,
-                            int batch, long[] keyBuf, long[] valBuf, Map<Structure, double[]> memory,
-                            Map<Structure, String> unavailable) {
+                            BatchBuffers buffers, Map<Structure, double[]> memory, Map<Structure, String> unavailable) {
         Workload w = ops.workload();
+        int batch = buffers == null ? 0 : buffers.size();
         String where = Result.label(w, batch) + (threads == 1 ? "" : " with " + threads + " threads");
         String who = s.cliName();
         int steps = options.warmups() + options.reps();
@@ -213,7 +213,7 @@ public final class BenchmarkRunner {
             }
             progress.phase("run");
             long t0 = System.nanoTime();
-            long sum = batch > 0 ? runBatched(a, ops, keyBuf, valBuf)
+            long sum = buffers != null ? runBatched(a, ops, buffers)
                     : threads == 1 ? runChunks(a, ops, 0, ops.size(), true) : runThreads(a, ops, threads);
             double seconds = (System.nanoTime() - t0) / 1e9;
             Blackhole.consume(sum);
@@ -257,12 +257,12 @@ public final class BenchmarkRunner {
     }
 
     /** The batched lookups, in chunks of whole batches so the progress display can follow. */
-    private long runBatched(IndexAdapter a, Operations ops, long[] keyBuf, long[] valBuf) {
-        int chunk = Math.max(keyBuf.length, CHUNK / keyBuf.length * keyBuf.length);
+    private long runBatched(IndexAdapter a, Operations ops, BatchBuffers buffers) {
+        int chunk = Math.max(1, CHUNK / buffers.size()) * buffers.size();
         long sum = 0;
         for (int i = 0; i < ops.size(); i += chunk) {
             int end = Math.min(ops.size(), i + chunk);
-            sum += a.runBatched(ops, i, end, keyBuf, valBuf);
+            sum += a.runBatched(ops, i, end, buffers);
             progress.work(end, ops.size());
         }
         return sum;
