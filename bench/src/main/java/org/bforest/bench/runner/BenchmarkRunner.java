@@ -27,13 +27,20 @@ import org.bforest.bench.workloads.WorkloadGenerator;
  * structure asked for.
  *
  * <p>Per cell: {@code warmups} untimed repetitions, then {@code reps} timed ones, interleaved
- * across the structures (round r runs repetition r of each); every repetition builds the structure afresh from the sorted loaded keys (build timed) and applies
- * the same pre-generated operation stream (run timed, in chunks of {@value #CHUNK} operations so
- * that the progress display can follow; the chunking costs one call per chunk). A full GC runs
- * before each build and before each timed run, outside the clock. The first build of each
- * structure on each dataset is also measured for memory: heap in use after full GCs before and
- * after it ({@link HeapMeter}), and the structure's own {@link IndexAdapter#memoryBytes()}.
- * The figure reported is the median of the timed repetitions.
+ * across the structures ({@link RoundRobin}: round r runs repetition r of each, starting one
+ * structure further on each round). Every repetition builds the structure afresh from the sorted
+ * loaded keys (build timed) and applies the same pre-generated operation stream (run timed, in
+ * chunks of {@value #CHUNK} operations so that the progress display can follow; the chunking
+ * costs one call per chunk); then the structure is dropped, so only one built structure is alive
+ * at a time. A full GC runs before each build and before each timed run, outside the clock. The
+ * first build of each structure on each dataset is also measured for memory: heap in use after
+ * full GCs before and after it ({@link HeapMeter}), and the structure's own
+ * {@link IndexAdapter#memoryBytes()}; after a workload that writes, the first timed repetition
+ * measures both again. The figure reported is the median of the timed repetitions, with their
+ * slowest and fastest.
+ *
+ * <p>With {@code --batch N}, workload A also runs single-threaded as a cell of its own (A/bN):
+ * the same lookups through {@link IndexAdapter#runBatched}, N keys a call.
  *
  * <p>Checks on the way: each repetition must return the same checksum; single-threaded, every
  * structure must return the same checksum as the reference (treemap when it ran, else the first
@@ -148,8 +155,8 @@ public final class BenchmarkRunner {
         }
         BatchBuffers buffers = batch > 0 ? new BatchBuffers(batch, ops.size()) : null;
         for (int r = 0; r < steps; r++) {
-            for (int j = 0; j < active.size(); j++) {
-                Structure s = active.get((j + r) % active.size());
+            for (int j : RoundRobin.round(r, active.size())) {
+                Structure s = active.get(j);
                 Reps st = reps.get(s);
                 if (!st.failed) {
                     repetition(s, st, r, d, values, ops, threads, buffers, memory, unavailable);
