@@ -132,6 +132,25 @@ class CsvWriterTest {
     }
 
     @Test
+    void everyOutputGivesTheSpreadAndTheMemoryAfterWrites() throws IOException {
+        String table = ResultTable.render(run);
+        assertTrue(table.contains("median of 2 interleaved repetitions [slowest-fastest]"), table);
+        assertTrue(table.matches("(?s).*bstree +[0-9.]+ \\[[0-9.]+-[0-9.]+\\].*"), table);
+        assertTrue(table.contains("B/key held after the workloads that write"), table);
+        assertTrue(table.matches("(?s).*treemap +[0-9.]+ / [0-9.]+ .*"), "after-write figures: " + table);
+        String summary = TextReport.render(run);
+        assertTrue(summary.contains("interleaved across") && summary.contains("Values: random"), summary);
+        assertTrue(summary.contains("bforest commit: " + run.environment().commit()), summary);
+        assertTrue(summary.contains("node search: " + run.environment().nodeSearch()), summary);
+        String html = HtmlReport.render(run);
+        assertTrue(html.contains("slowest–fastest") && html.contains("class=\"spread\""), "spread in the report");
+        assertTrue(html.contains("After the workloads that write"), "memory after writes in the report");
+        assertTrue(html.contains(Html.esc(run.environment().commit())) && html.contains(
+                Html.esc(run.environment().nodeSearch())) && html.contains(Html.esc(run.environment().machine()
+                .cpuModel())), "commit, vector width and CPU in the report");
+    }
+
+    @Test
     void theHtmlOfARealRunIsWellFormed() throws Exception {
         HtmlReportTest.parse(HtmlReport.render(run));
     }
