@@ -72,6 +72,10 @@ public final class BenchmarkRunner {
         int cells = options.workloads().size() * options.threads().size();
         if (options.batch() > 0 && options.workloads().contains(Workload.A) && options.threads().contains(1)) {
             cells++;
+        } else if (options.batch() > 0) {
+            notes.add("--batch " + options.batch() + " had nothing to run: the batched lookups run beside workload A"
+                    + " with 1 thread, and this run has " + (options.workloads().contains(Workload.A)
+                    ? "no single-threaded run" : "no workload A"));
         }
         progress.total(options.datasets().size() * cells * options.structures().size()
                 * (options.warmups() + options.reps()));
