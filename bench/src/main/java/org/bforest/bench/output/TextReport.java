@@ -20,7 +20,8 @@ import org.bforest.bench.workloads.Workload;
 import org.bforest.bench.workloads.WorkloadGenerator;
 
 /**
- * summary.txt: the table, memory per key measured both ways, every repetition's figure, how each
+ * summary.txt: the table (with the memory per key after the workloads that write under it),
+ * memory per key after the build measured both ways, every repetition's figure, how each
  * structure was built and measured, the datasets, the protocol, the notes and the JVM: enough to
  * read the numbers without the source.
  */
@@ -69,20 +70,6 @@ public final class TextReport implements ReportWriter {
                     ResultTable.bytes(r.ownBytesPerKey()), r.structure().memoryMethod()));
         }
         sb.append(ResultTable.align(mem)).append('\n');
-
-        List<List<String>> after = new ArrayList<>();
-        after.add(List.of("structure", "dataset", "workload", "B/key heap", "B/key own"));
-        for (Result r : run.results()) {
-            if (Double.isFinite(r.heapBytesAfter()) || Double.isFinite(r.ownBytesAfter())) {
-                after.add(List.of(r.structure().cliName(), r.dataset(), r.label(), ResultTable.bytes(r.heapBytesAfter()),
-                        ResultTable.bytes(r.ownBytesAfter())));
-            }
-        }
-        if (after.size() > 1) {
-            sb.append("Memory per key held, after the workloads that write (first timed repetition)\n"
-                    + "---------------------------------------------------------------------------\n\n");
-            sb.append(ResultTable.align(after)).append('\n');
-        }
 
         sb.append("Every figure\n------------\n\n");
         List<List<String>> all = new ArrayList<>();
@@ -137,14 +124,16 @@ public final class TextReport implements ReportWriter {
                   the structure afresh from the sorted keys and drops it afterwards (one built structure alive at
                   a time); a full GC runs before each build and before each timed run. Reported: the median of
                   the timed repetitions with the slowest and fastest, the median build time.
-                - Values: %s. Batched lookups (--batch): %s.
+                - Values: %s.
+                - Batched lookups (--batch): %s.
                 - The results of every operation are summed into a checksum (a blackhole the JIT cannot
                   remove); the checksums of different structures on the same operations must agree.
                 - Threads: %s.
 
                 """, WorkloadGenerator.MIN_SCAN, WorkloadGenerator.MAX_SCAN, o.warmups(), o.reps(),
-                valuesText(o), o.batch() > 0 ? "workload A also ran through getAll, " + o.batch() + " keys a call"
-                        + " (A/b" + o.batch() + "; the peers loop over their lookups)" : "off",
+                valuesText(o), o.batch() > 0 ? "workload A also ran through getAll, " + o.batch() + " keys a call\n"
+                        + "  (A/b" + o.batch() + "; the structures without a batched call loop over their lookups)"
+                        : "off",
                 String.join(", ", o.threads().stream().map(String::valueOf).toList())
                         + " (with more than one thread, the operations are split into contiguous slices run at"
                         + " once; only thread-safe structures run)"));
