@@ -196,7 +196,8 @@ final class HtmlTables {
                     .append(num(Integer.toString(r.threads()), false)).append(num(Counts.format(r.keys()), false))
                     .append(num(Counts.format(r.ops()), false)).append("<td class=\"n strong\">")
                     .append(Html.esc(ResultTable.mops(r.mops()))).append("</td>")
-                    .append(num(ResultTable.mops(r.mopsMin()) + "–" + ResultTable.mops(r.mopsMax()), false))
+                    .append(num(r.repMops().length < 2 ? "" : ResultTable.mops(r.mopsMin()) + "–"
+                            + ResultTable.mops(r.mopsMax()), false))
                     .append(num(String.join("  ", reps), false))
                     .append(num(String.format(Locale.ROOT, "%.4f", r.buildSeconds()), false))
                     .append(num(ResultTable.bytes(r.heapBytesPerKey()), false))
