@@ -47,7 +47,7 @@ public final class Main {
                     out.println("- " + n);
                 }
             }
-            out.printf(Locale.ROOT, "%nwall time %.1f s%n", run.wallSeconds());
+            out.printf(Locale.ROOT, "%nwall time %.1f s; %s%n", run.wallSeconds(), ResultTable.provenance(run));
             if (o.csv() != null) {
                 write(o.csv(), () -> {
                     CsvWriter.write(run, o.csv());

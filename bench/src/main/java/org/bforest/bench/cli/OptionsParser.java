@@ -51,10 +51,13 @@ public final class OptionsParser {
                                    D range-write  95% range scans of 100-150 keys / 5% inserts
                                    E mixed        60% lookups / 35% inserts / 5% deletes
               --values MODE      the value of each key: key (default: ~key, which the
-                                 CBS-tree compresses well), random (a hash of key and seed:
-                                 nothing to compress) or none (0)
+                                 CBS-tree compresses well), random (a splitmix64 mix of the
+                                 key and the dataset's seed: deterministic, nothing to
+                                 compress) or none (0). Checksums compare across structures
+                                 in every mode
               --batch N          also run workload A through LongIndex.getAll, N keys a call
-                                 (shown as A/bN; peers without a batched call loop over get)
+                                 (N >= 1; off by default), as a workload of its own named
+                                 A/bN; the peers without a batched call loop over get
               --threads T        threads running each workload (default 1; a comma list runs each).
                                  With T > 1 the structures that are not thread-safe are skipped
                                  with a note (today all but skiplist); the operations are split
@@ -72,8 +75,14 @@ public final class OptionsParser {
                                  structure,dataset,workload,threads,keys,ops,mops,build_s,
                                  bytes_per_key,mops_min,mops_max,reps,batch,
                                  bytes_per_key_after,values,commit,cpu,vector
-                                 (bytes_per_key_after: heap per key after a workload that
-                                 writes; commit, cpu, vector: where the row was measured)
+                                 The first nine as they always were (mops: the median). Then
+                                 mops_min, mops_max: the slowest and fastest of the reps timed
+                                 repetitions; batch: keys per getAll call (0 but on the A/bN
+                                 rows, whose workload column is A/bN); bytes_per_key_after:
+                                 heap per key held after a workload that writes (empty after
+                                 A); values: the --values mode; commit, cpu, vector: the
+                                 bforest commit (-dirty: with local changes), the CPU model
+                                 and the node-search kernel the row was measured with
               --report DIR       write a report into DIR: index.html (a self-contained page with
                                  charts: throughput, memory per key, build time, ratios, every
                                  figure, notes, machine and JVM), results.csv and summary.txt
@@ -89,7 +98,9 @@ public final class OptionsParser {
 
             Memory: bytes_per_key in the CSV is the heap growth across the build, measured after
             full GCs; the table and summary also give the structure's own accounting (memoryBytes
-            for bforest structures, an object-layout estimate for the peers).
+            for bforest structures, an object-layout estimate for the peers). After a workload
+            that inserts or deletes (B to E), its first timed repetition measures both again, per
+            key then held (bytes_per_key_after; the table under the figures).
             JVM flags: BFOREST_JVM_OPTS is passed to the JVM (e.g. -Xmx24g).
             """;
 

@@ -15,13 +15,17 @@ import org.bforest.bench.runner.RunSummary;
  * workload × threads that was measured (skipped cells have no row; the notes say why).
  * {@code mops} is the median Mops/s, {@code build_s} the median build seconds,
  * {@code bytes_per_key} the heap growth across the build after full GCs, per key. The columns
- * after it (added later, so readers of the first nine still work): {@code mops_min} and
- * {@code mops_max}, the spread of the {@code reps} timed repetitions; {@code batch}, the keys per
- * {@code getAll} call of a batched lookup row (0 otherwise; such a row's workload is A);
- * {@code bytes_per_key_after}, the heap per key held after a workload that writes (empty after
- * a read-only one); {@code values}, the value mode; {@code commit}, {@code cpu} and
+ * after it were added later, at the end, so readers of the first nine still work:
+ * {@code mops_min} and {@code mops_max}, the slowest and fastest of the {@code reps} timed
+ * repetitions; {@code batch}, the keys per {@code getAll} call of a batched lookup row (0
+ * otherwise); {@code bytes_per_key_after}, the heap per key held after a workload that writes
+ * (empty after a read-only one); {@code values}, the value mode; {@code commit}, {@code cpu} and
  * {@code vector}, what was measured where: the bforest commit, the CPU model and the node-search
  * kernel (the Vector API width, or scalar).
+ *
+ * <p>A batched lookup row's {@code workload} is its own name, {@code A/b} and the batch size
+ * ("A/b1024"), not "A": a reader that keys rows by structure, dataset, workload and threads
+ * (every reader of the first nine columns) must not take it for workload A's row.
  */
 public final class CsvWriter {
     public static final String HEADER = "structure,dataset,workload,threads,keys,ops,mops,build_s,bytes_per_key,"
@@ -51,7 +55,7 @@ public final class CsvWriter {
     }
 
     static String row(Result r) {
-        return String.join(",", quote(r.structure().cliName()), quote(r.dataset()), r.workload().name(),
+        return String.join(",", quote(r.structure().cliName()), quote(r.dataset()), r.label(),
                 Integer.toString(r.threads()), Integer.toString(r.keys()), Integer.toString(r.ops()),
                 number(r.mops(), 4), number(r.buildSeconds(), 4), number(r.heapBytesPerKey(), 2),
                 number(r.mopsMin(), 4), number(r.mopsMax(), 4), Integer.toString(r.repMops().length),

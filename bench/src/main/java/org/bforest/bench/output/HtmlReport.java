@@ -80,7 +80,11 @@ public final class HtmlReport implements ReportWriter {
         facts.add((d.datasets().size() == 1 ? "dataset " : "datasets ") + String.join(", ", d.datasets()));
         facts.add(String.join(", ", o.threads().stream().map(String::valueOf).toList())
                 + (o.threads().equals(List.of(1)) ? " thread" : " threads"));
-        facts.add("median of " + o.reps() + " (" + o.warmups() + " warm-up)");
+        facts.add("median of " + o.reps() + " interleaved repetitions (" + o.warmups() + " warm-up)");
+        facts.add("values " + o.values().cliName());
+        if (o.batch() > 0) {
+            facts.add("A also batched, " + o.batch() + " keys a getAll");
+        }
         sb.append("<header>\n<h1>bforest benchmark</h1>\n<p class=\"facts\">");
         for (int i = 0; i < facts.size(); i++) {
             sb.append(i == 0 ? "" : "<span class=\"dot\"> · </span>").append(Html.esc(facts.get(i)));
@@ -88,6 +92,7 @@ public final class HtmlReport implements ReportWriter {
         Environment env = run.environment();
         sb.append("</p>\n<p class=\"facts muted\">").append(Html.esc(date(env.started()) + " · "
                 + env.machine().cpuModel() + " · Java " + env.javaVersion() + " · node search " + env.nodeSearch()
+                + " · commit " + env.commit()
                 + String.format(Locale.ROOT, " · wall time %.0f s", run.wallSeconds()))).append("</p>\n");
         sb.append("<div class=\"cmd\"><code>").append(Html.esc(commandLine(run))).append("</code></div>\n</header>\n");
     }
@@ -142,7 +147,8 @@ public final class HtmlReport implements ReportWriter {
     private static void throughput(StringBuilder sb, ReportData d) {
         section(sb, "throughput", "Throughput per workload", null);
         sb.append("<p class=\"lead\">Million operations per second, higher is better; the median of the timed"
-                + " repetitions. A dash on the axis: the structure did not run that workload (see the notes).</p>\n");
+                + " repetitions, the whisker over a bar reaching from the slowest to the fastest of them. A dash on"
+                + " the axis: the structure did not run that workload (see the notes).</p>\n");
         sb.append("<p class=\"workloads\">");
         List<Workload> ws = d.workloads();
         for (int i = 0; i < ws.size(); i++) {
@@ -189,7 +195,14 @@ public final class HtmlReport implements ReportWriter {
         for (String ds : d.datasets()) {
             figure(sb, ds, ReportCharts.memory(d, ds));
         }
-        sb.append(HtmlTables.memory(d)).append("</section>\n");
+        sb.append(HtmlTables.memory(d));
+        String after = HtmlTables.memoryAfterWrites(d);
+        if (after != null) {
+            sb.append("<h3>After the workloads that write</h3>\n<p class=\"lead\">Bytes per key held after each"
+                    + " workload that inserts or deletes, measured the same two ways on its first timed repetition"
+                    + " (heap after GC: after the run minus before the build).</p>\n").append(after);
+        }
+        sb.append("</section>\n");
     }
 
     private static void build(StringBuilder sb, ReportData d) {
@@ -226,8 +239,15 @@ public final class HtmlReport implements ReportWriter {
                         + WorkloadGenerator.MIN_SCAN + " to " + WorkloadGenerator.MAX_SCAN + " keys from a present"
                         + " one. Exact operation counts, shuffled.")).append("</li>\n<li>")
                 .append(Html.esc("Each structure × workload: " + o.warmups() + " untimed warm-up repetition(s), then "
-                        + o.reps() + " timed; each repetition builds the structure afresh; a full GC before each"
-                        + " build and each timed run; the median is reported.")).append("</li>\n<li>")
+                        + o.reps() + " timed, interleaved across the structures: round r runs repetition r of every"
+                        + " structure, each round starting one structure further on, so the machine's slow stretches"
+                        + " land on all of them alike. Each repetition builds the structure afresh and drops it after"
+                        + " (one built structure alive at a time); a full GC before each build and each timed run;"
+                        + " the median is reported, with the slowest and fastest repetition."))
+                .append("</li>\n<li>").append(Html.esc("Values: " + TextReport.valuesText(o) + "."
+                        + (o.batch() > 0 ? " Workload A also ran through getAll, " + o.batch() + " keys a call"
+                        + " (A/b" + o.batch() + "; the structures without a batched call loop over their lookups)."
+                        : ""))).append("</li>\n<li>")
                 .append(Html.esc("The results of every operation are summed into a checksum; single-threaded, all"
                         + " structures must agree on it (a mismatch would be a note)."))
                 .append("</li>\n<li>").append(Html.esc("With more than one thread, the operations are split into"
@@ -272,6 +292,7 @@ public final class HtmlReport implements ReportWriter {
             header { padding: 4px 2px 8px; }
             h1 { font-size: 26px; margin: 0 0 4px; letter-spacing: -0.01em; }
             h2 { font-size: 19px; margin: 0 0 6px; }
+            h3 { font-size: 15px; margin: 18px 0 4px; }
             .facts { margin: 2px 0; }
             .muted, .facts.muted { color: #6b7280; }
             .dot { color: #9ca3af; }

@@ -85,6 +85,57 @@ final class HtmlTables {
         return sb.append("</tbody></table></div>\n").toString();
     }
 
+    /**
+     * The bytes per key held after each workload that writes (measured on its first timed
+     * repetition): a row per structure, heap after GC and own accounting per dataset and workload;
+     * null when nothing was measured.
+     */
+    static String memoryAfterWrites(ReportData d) {
+        record Column(String dataset, Workload workload) {
+        }
+        List<Column> cols = new ArrayList<>();
+        for (String ds : d.datasets()) {
+            for (Workload w : d.workloads()) {
+                for (Structure s : d.structures()) {
+                    Result r = d.get(s, ds, w, d.baseThreads());
+                    if (r != null && Double.isFinite(r.heapBytesAfter())) {
+                        cols.add(new Column(ds, w));
+                        break;
+                    }
+                }
+            }
+        }
+        if (cols.isEmpty()) {
+            return null;
+        }
+        boolean several = d.datasets().size() > 1;
+        StringBuilder sb = new StringBuilder("<div class=\"scroll\"><table>\n<thead><tr>")
+                .append(th("structure", null, 1));
+        for (Column c : cols) {
+            sb.append(th((several ? c.dataset() + " · " : "") + c.workload().name(), "c", 2));
+        }
+        sb.append("</tr>\n<tr><th></th>");
+        for (int i = 0; i < cols.size(); i++) {
+            sb.append(th("heap B/key", "n", 1)).append(th("own B/key", "n", 1));
+        }
+        sb.append("</tr></thead>\n<tbody>\n");
+        for (Structure s : d.structures()) {
+            StringBuilder row = new StringBuilder("<tr><td>").append(structure(s)).append("</td>");
+            boolean any = false;
+            for (Column c : cols) {
+                Result r = d.get(s, c.dataset(), c.workload(), d.baseThreads());
+                boolean has = r != null && Double.isFinite(r.heapBytesAfter());
+                row.append(num(has ? ResultTable.bytes(r.heapBytesAfter()) : "-", false))
+                        .append(num(has ? ResultTable.bytes(r.ownBytesAfter()) : "-", false));
+                any |= has;
+            }
+            if (any) {
+                sb.append(row).append("</tr>\n");
+            }
+        }
+        return sb.append("</tbody></table></div>\n").toString();
+    }
+
     /** Table 1's shape: a row per structure, build time and time per key per dataset; the fastest in bold. */
     static String build(ReportData d) {
         boolean ms = ReportCharts.millis(d);
@@ -126,11 +177,13 @@ final class HtmlTables {
         StringBuilder sb = new StringBuilder("<div class=\"scroll\"><table class=\"dense\">\n<thead><tr>")
                 .append(th("structure", null, 1)).append(th("dataset", null, 1)).append(th("workload", null, 1))
                 .append(th("threads", "n", 1)).append(th("keys", "n", 1)).append(th("ops", "n", 1))
-                .append(th("Mops/s", "n", 1)).append(th("repetitions, Mops/s", "n", 1)).append(th("build s", "n", 1))
-                .append(th("B/key heap", "n", 1)).append(th("B/key own", "n", 1)).append(th("checksum", "n", 1))
+                .append(th("Mops/s", "n", 1)).append(th("slowest–fastest", "n", 1))
+                .append(th("repetitions, Mops/s", "n", 1)).append(th("build s", "n", 1))
+                .append(th("B/key heap", "n", 1)).append(th("B/key own", "n", 1))
+                .append(th("B/key after, heap / own", "n", 1)).append(th("checksum", "n", 1))
                 .append("</tr></thead>\n<tbody>\n");
         if (d.run().results().isEmpty()) {
-            sb.append("<tr><td colspan=\"12\" class=\"muted\">No structure ran.</td></tr>\n");
+            sb.append("<tr><td colspan=\"14\" class=\"muted\">No structure ran.</td></tr>\n");
         }
         for (Result r : d.run().results()) {
             List<String> reps = new ArrayList<>();
@@ -143,10 +196,14 @@ final class HtmlTables {
                     .append(num(Integer.toString(r.threads()), false)).append(num(Counts.format(r.keys()), false))
                     .append(num(Counts.format(r.ops()), false)).append("<td class=\"n strong\">")
                     .append(Html.esc(ResultTable.mops(r.mops()))).append("</td>")
+                    .append(num(r.repMops().length < 2 ? "" : ResultTable.mops(r.mopsMin()) + "–"
+                            + ResultTable.mops(r.mopsMax()), false))
                     .append(num(String.join("  ", reps), false))
                     .append(num(String.format(Locale.ROOT, "%.4f", r.buildSeconds()), false))
                     .append(num(ResultTable.bytes(r.heapBytesPerKey()), false))
                     .append(num(ResultTable.bytes(r.ownBytesPerKey()), false))
+                    .append(num(Double.isFinite(r.heapBytesAfter()) ? ResultTable.bytes(r.heapBytesAfter()) + " / "
+                            + ResultTable.bytes(r.ownBytesAfter()) : "", false))
                     .append("<td class=\"n mono\">").append(Long.toHexString(r.checksum())).append("</td></tr>\n");
         }
         return sb.append("</tbody></table></div>\n").toString();

@@ -13,8 +13,10 @@ import org.bforest.bench.workloads.Workload;
 
 /**
  * The table on stdout: one block per dataset and thread count, a row per structure, Mops/s per
- * workload, then build seconds and bytes per key measured both ways. "-" marks a cell that did
- * not run (the notes under the table say why).
+ * workload (the median of the timed repetitions, the slowest and fastest in brackets), then build
+ * seconds and bytes per key after the build measured both ways; under it, the bytes per key held
+ * after each workload that writes. "-" marks a cell that did not run (the notes under the table
+ * say why).
  */
 public final class ResultTable {
     private ResultTable() {
@@ -75,11 +77,54 @@ public final class ResultTable {
                 rows.add(row);
             }
             sb.append(align(rows)).append('\n');
+            String after = memoryAfterWrites(group, run.options().structures(), workloads);
+            if (!after.isEmpty()) {
+                sb.append("B/key held after the workloads that write (first timed repetition), heap after GC / own:\n")
+                        .append(after).append('\n');
+            }
         }
         if (groups.isEmpty()) {
             sb.append("No structure ran.\n");
         }
         return sb.toString();
+    }
+
+    /**
+     * A row per structure, a column per workload that writes: the bytes per key held after it,
+     * heap after GC / own accounting ("30.2 / 29.5"); empty when no such figure was measured.
+     */
+    static String memoryAfterWrites(List<Result> group, List<Structure> structures, List<Workload> workloads) {
+        List<Workload> writes = new ArrayList<>();
+        for (Workload w : workloads) {
+            for (Result r : group) {
+                if (r.workload() == w && r.batch() == 0 && Double.isFinite(r.heapBytesAfter()) && !writes.contains(w)) {
+                    writes.add(w);
+                }
+            }
+        }
+        if (writes.isEmpty()) {
+            return "";
+        }
+        List<List<String>> rows = new ArrayList<>();
+        List<String> header = new ArrayList<>();
+        header.add("structure");
+        writes.forEach(w -> header.add(w.name()));
+        rows.add(header);
+        for (Structure s : structures) {
+            List<String> row = new ArrayList<>();
+            row.add(s.cliName());
+            boolean any = false;
+            for (Workload w : writes) {
+                Result r = find(group, s, w, 0);
+                boolean has = r != null && Double.isFinite(r.heapBytesAfter());
+                row.add(has ? bytes(r.heapBytesAfter()) + " / " + bytes(r.ownBytesAfter()) : "-");
+                any |= has;
+            }
+            if (any) {
+                rows.add(row);
+            }
+        }
+        return align(rows);
     }
 
     private static Result find(List<Result> group, Structure s, Workload w, int batch) {
@@ -89,6 +134,15 @@ public final class ResultTable {
             }
         }
         return null;
+    }
+
+    /**
+     * Where the figures come from, one line for under the table: "commit 3dd80f6, AMD EPYC 9R14,
+     * node search SIMD 512-bit, 8 lanes, values key".
+     */
+    public static String provenance(RunSummary run) {
+        return "commit " + run.environment().commit() + ", " + run.environment().machine().cpuModel()
+                + ", node search " + run.environment().nodeSearch() + ", values " + run.options().values().cliName();
     }
 
     static String mops(double v) {

@@ -9,8 +9,9 @@ import java.util.List;
  * A grouped bar chart as inline SVG (the shape of the BS-tree paper's Figures 5 to 9): groups
  * along the x axis, a few bars in each, a linear y axis from zero with a titled scale and light
  * grid lines, the value above every bar (turned upright when the bars are too narrow for it),
- * an optional small label under each bar, and a legend on top. A bar without a value (NaN) is a
- * grey dash on the axis: the cell did not run.
+ * an optional small label under each bar, an optional whisker over each bar from its slowest to
+ * its fastest repetition, and a legend on top. A bar without a value (NaN) is a grey dash on the
+ * axis: the cell did not run.
  *
  * <p>Text widths are estimated (no font metrics in a headless writer), with some slack; the
  * drawing scales with its container through its viewBox. Every text is escaped.
@@ -23,8 +24,25 @@ final class SvgBarChart {
      * @param fillOpacity 1 for a solid bar, less for a pale one (its outline stays solid)
      * @param under       a short label under the bar, or null
      * @param tooltip     shown when the pointer rests on the bar
+     * @param lo          the bottom of the bar's spread whisker (the slowest repetition), NaN for none
+     * @param hi          the top of the whisker (the fastest repetition), NaN for none
      */
-    record Bar(double value, String label, String colour, double fillOpacity, String under, String tooltip) {
+    record Bar(double value, String label, String colour, double fillOpacity, String under, String tooltip,
+               double lo, double hi) {
+
+        /** A bar without a whisker. */
+        Bar(double value, String label, String colour, double fillOpacity, String under, String tooltip) {
+            this(value, label, colour, fillOpacity, under, tooltip, Double.NaN, Double.NaN);
+        }
+
+        boolean hasSpread() {
+            return Double.isFinite(value) && Double.isFinite(lo) && Double.isFinite(hi) && hi > lo;
+        }
+
+        /** The highest point drawn: the bar or its whisker. */
+        double top() {
+            return hasSpread() ? Math.max(value, hi) : value;
+        }
     }
 
     /** A group of bars with its label (and an optional second line) under the axis. */
@@ -172,7 +190,7 @@ final class SvgBarChart {
                 if (Double.isFinite(b.value()) && b.value() > 0) {
                     double need = rotate ? textWidth(b.label(), VALUE_FONT) + 8 : VALUE_FONT + 7;
                     need = Math.min(need, plotH * 0.6);
-                    required = Math.max(required, b.value() * plotH / (plotH - need));
+                    required = Math.max(required, b.top() * plotH / (plotH - need));
                 }
             }
         }
@@ -258,12 +276,25 @@ final class SvgBarChart {
                             .append("\" width=\"").append(Html.num(barW)).append("\" height=\"").append(Html.num(h))
                             .append('"').append(fill(b.colour(), b.fillOpacity())).append("><title>")
                             .append(Html.esc(b.tooltip())).append("</title></rect>");
+                    double labelAt = h;
+                    if (b.hasSpread()) {
+                        double yLo = base - plotH * Math.max(0, b.lo()) / max;
+                        double yHi = base - plotH * b.hi() / max;
+                        double cap = Math.min(barW * 0.25, 5);
+                        sb.append("<path class=\"spread\" d=\"M").append(Html.num(cx)).append(' ').append(Html.num(yLo))
+                                .append("V").append(Html.num(yHi)).append("M").append(Html.num(cx - cap)).append(' ')
+                                .append(Html.num(yHi)).append("H").append(Html.num(cx + cap)).append("M")
+                                .append(Html.num(cx - cap)).append(' ').append(Html.num(yLo)).append("H")
+                                .append(Html.num(cx + cap)).append("\" stroke=\"#111827\" stroke-opacity=\"0.7\""
+                                        + " stroke-width=\"1.2\" fill=\"none\"/>");
+                        labelAt = Math.max(h, base - yHi);
+                    }
                     if (rotate) {
                         sb.append("<text transform=\"translate(").append(Html.num(cx + VALUE_FONT * 0.36))
-                                .append(',').append(Html.num(base - h - 5)).append(") rotate(-90)\"");
+                                .append(',').append(Html.num(base - labelAt - 5)).append(") rotate(-90)\"");
                     } else {
                         sb.append("<text x=\"").append(Html.num(cx)).append("\" y=\"")
-                                .append(Html.num(base - h - 5)).append("\" text-anchor=\"middle\"");
+                                .append(Html.num(base - labelAt - 5)).append("\" text-anchor=\"middle\"");
                     }
                     sb.append(" font-size=\"").append(Html.num(VALUE_FONT)).append("\" fill=\"#111827\">")
                             .append(Html.esc(b.label())).append("</text>\n");

@@ -20,7 +20,8 @@ import org.bforest.bench.workloads.Workload;
 import org.bforest.bench.workloads.WorkloadGenerator;
 
 /**
- * summary.txt: the table, memory per key measured both ways, every repetition's figure, how each
+ * summary.txt: the table (with the memory per key after the workloads that write under it),
+ * memory per key after the build measured both ways, every repetition's figure, how each
  * structure was built and measured, the datasets, the protocol, the notes and the JVM: enough to
  * read the numbers without the source.
  */
@@ -31,6 +32,15 @@ public final class TextReport implements ReportWriter {
         Path file = dir.resolve("summary.txt");
         Files.writeString(file, render(run), StandardCharsets.UTF_8);
         return file;
+    }
+
+    /** What {@code --values} meant for this run, in words. */
+    static String valuesText(Options o) {
+        return switch (o.values()) {
+            case KEY -> "key (the value of key k is ~k)";
+            case RANDOM -> "random (a splitmix64 mix of the key and the dataset seed)";
+            case NONE -> "none (every value 0)";
+        };
     }
 
     public static String render(RunSummary run) {
@@ -60,20 +70,6 @@ public final class TextReport implements ReportWriter {
                     ResultTable.bytes(r.ownBytesPerKey()), r.structure().memoryMethod()));
         }
         sb.append(ResultTable.align(mem)).append('\n');
-
-        List<List<String>> after = new ArrayList<>();
-        after.add(List.of("structure", "dataset", "workload", "B/key heap", "B/key own"));
-        for (Result r : run.results()) {
-            if (Double.isFinite(r.heapBytesAfter()) || Double.isFinite(r.ownBytesAfter())) {
-                after.add(List.of(r.structure().cliName(), r.dataset(), r.label(), ResultTable.bytes(r.heapBytesAfter()),
-                        ResultTable.bytes(r.ownBytesAfter())));
-            }
-        }
-        if (after.size() > 1) {
-            sb.append("Memory per key held, after the workloads that write (first timed repetition)\n"
-                    + "---------------------------------------------------------------------------\n\n");
-            sb.append(ResultTable.align(after)).append('\n');
-        }
 
         sb.append("Every figure\n------------\n\n");
         List<List<String>> all = new ArrayList<>();
@@ -122,14 +118,22 @@ public final class TextReport implements ReportWriter {
                   earlier in the stream is redrawn). Inserts take the dataset's insert keys in order (all new).
                   A scan starts at a loaded key drawn uniformly and ends c loaded keys further, c uniform in
                   [%d, %d]. Exact operation counts, shuffled.
-                - Each structure x workload: %d untimed warm-up repetition(s), then %d timed; every repetition
-                  builds the structure afresh from the sorted keys; a full GC runs before each build and before
-                  each timed run. Reported: the median of the timed repetitions, the median build time.
+                - Each structure x workload: %d untimed warm-up repetition(s), then %d timed, interleaved across
+                  the structures: round r runs repetition r of every structure, each round starting one structure
+                  further on, so the machine's slow stretches land on all of them alike. Every repetition builds
+                  the structure afresh from the sorted keys and drops it afterwards (one built structure alive at
+                  a time); a full GC runs before each build and before each timed run. Reported: the median of
+                  the timed repetitions with the slowest and fastest, the median build time.
+                - Values: %s.
+                - Batched lookups (--batch): %s.
                 - The results of every operation are summed into a checksum (a blackhole the JIT cannot
                   remove); the checksums of different structures on the same operations must agree.
                 - Threads: %s.
 
                 """, WorkloadGenerator.MIN_SCAN, WorkloadGenerator.MAX_SCAN, o.warmups(), o.reps(),
+                valuesText(o), o.batch() > 0 ? "workload A also ran through getAll, " + o.batch() + " keys a call\n"
+                        + "  (A/b" + o.batch() + "; the structures without a batched call loop over their lookups)"
+                        : "off",
                 String.join(", ", o.threads().stream().map(String::valueOf).toList())
                         + " (with more than one thread, the operations are split into contiguous slices run at"
                         + " once; only thread-safe structures run)"));

@@ -13,6 +13,7 @@ import org.bforest.bench.cli.Counts;
 import org.bforest.bench.cli.Options;
 import org.bforest.bench.datasets.Dataset;
 import org.bforest.bench.datasets.Datasets;
+import org.bforest.bench.structures.BatchBuffers;
 import org.bforest.bench.structures.IndexAdapter;
 import org.bforest.bench.structures.Structure;
 import org.bforest.bench.structures.Values;
@@ -26,13 +27,20 @@ import org.bforest.bench.workloads.WorkloadGenerator;
  * structure asked for.
  *
  * <p>Per cell: {@code warmups} untimed repetitions, then {@code reps} timed ones, interleaved
- * across the structures (round r runs repetition r of each); every repetition builds the structure afresh from the sorted loaded keys (build timed) and applies
- * the same pre-generated operation stream (run timed, in chunks of {@value #CHUNK} operations so
- * that the progress display can follow; the chunking costs one call per chunk). A full GC runs
- * before each build and before each timed run, outside the clock. The first build of each
- * structure on each dataset is also measured for memory: heap in use after full GCs before and
- * after it ({@link HeapMeter}), and the structure's own {@link IndexAdapter#memoryBytes()}.
- * The figure reported is the median of the timed repetitions.
+ * across the structures ({@link RoundRobin}: round r runs repetition r of each, starting one
+ * structure further on each round). Every repetition builds the structure afresh from the sorted
+ * loaded keys (build timed) and applies the same pre-generated operation stream (run timed, in
+ * chunks of {@value #CHUNK} operations so that the progress display can follow; the chunking
+ * costs one call per chunk); then the structure is dropped, so only one built structure is alive
+ * at a time. A full GC runs before each build and before each timed run, outside the clock. The
+ * first build of each structure on each dataset is also measured for memory: heap in use after
+ * full GCs before and after it ({@link HeapMeter}), and the structure's own
+ * {@link IndexAdapter#memoryBytes()}; after a workload that writes, the first timed repetition
+ * measures both again. The figure reported is the median of the timed repetitions, with their
+ * slowest and fastest.
+ *
+ * <p>With {@code --batch N}, workload A also runs single-threaded as a cell of its own (A/bN):
+ * the same lookups through {@link IndexAdapter#runBatched}, N keys a call.
  *
  * <p>Checks on the way: each repetition must return the same checksum; single-threaded, every
  * structure must return the same checksum as the reference (treemap when it ran, else the first
@@ -64,6 +72,10 @@ public final class BenchmarkRunner {
         int cells = options.workloads().size() * options.threads().size();
         if (options.batch() > 0 && options.workloads().contains(Workload.A) && options.threads().contains(1)) {
             cells++;
+        } else if (options.batch() > 0) {
+            notes.add("--batch " + options.batch() + " had nothing to run: the batched lookups run beside workload A"
+                    + " with 1 thread, and this run has " + (options.workloads().contains(Workload.A)
+                    ? "no single-threaded run" : "no workload A"));
         }
         progress.total(options.datasets().size() * cells * options.structures().size()
                 * (options.warmups() + options.reps()));
@@ -145,14 +157,13 @@ public final class BenchmarkRunner {
                 reps.put(s, new Reps(options.reps(), steps));
             }
         }
-        long[] keyBuf = batch > 0 ? new long[batch] : null;
-        long[] valBuf = batch > 0 ? new long[batch] : null;
+        BatchBuffers buffers = batch > 0 ? new BatchBuffers(batch, ops.size()) : null;
         for (int r = 0; r < steps; r++) {
-            for (int j = 0; j < active.size(); j++) {
-                Structure s = active.get((j + r) % active.size());
+            for (int j : RoundRobin.round(r, active.size())) {
+                Structure s = active.get(j);
                 Reps st = reps.get(s);
                 if (!st.failed) {
-                    repetition(s, st, r, d, values, ops, threads, batch, keyBuf, valBuf, memory, unavailable);
+                    repetition(s, st, r, d, values, ops, threads, buffers, memory, unavailable);
                 }
             }
         }
@@ -172,9 +183,9 @@ public final class BenchmarkRunner {
 
     /** Repetition {@code r} (warm-ups first) of one structure: build, run, checks. */
     private void repetition(Structure s, Reps st, int r, Dataset d, long[] values, Operations ops, int threads,
-                            int batch, long[] keyBuf, long[] valBuf, Map<Structure, double[]> memory,
-                            Map<Structure, String> unavailable) {
+                            BatchBuffers buffers, Map<Structure, double[]> memory, Map<Structure, String> unavailable) {
         Workload w = ops.workload();
+        int batch = buffers == null ? 0 : buffers.size();
         String where = Result.label(w, batch) + (threads == 1 ? "" : " with " + threads + " threads");
         String who = s.cliName();
         int steps = options.warmups() + options.reps();
@@ -213,7 +224,7 @@ public final class BenchmarkRunner {
             }
             progress.phase("run");
             long t0 = System.nanoTime();
-            long sum = batch > 0 ? runBatched(a, ops, keyBuf, valBuf)
+            long sum = buffers != null ? runBatched(a, ops, buffers)
                     : threads == 1 ? runChunks(a, ops, 0, ops.size(), true) : runThreads(a, ops, threads);
             double seconds = (System.nanoTime() - t0) / 1e9;
             Blackhole.consume(sum);
@@ -257,12 +268,12 @@ public final class BenchmarkRunner {
     }
 
     /** The batched lookups, in chunks of whole batches so the progress display can follow. */
-    private long runBatched(IndexAdapter a, Operations ops, long[] keyBuf, long[] valBuf) {
-        int chunk = Math.max(keyBuf.length, CHUNK / keyBuf.length * keyBuf.length);
+    private long runBatched(IndexAdapter a, Operations ops, BatchBuffers buffers) {
+        int chunk = Math.max(1, CHUNK / buffers.size()) * buffers.size();
         long sum = 0;
         for (int i = 0; i < ops.size(); i += chunk) {
             int end = Math.min(ops.size(), i + chunk);
-            sum += a.runBatched(ops, i, end, keyBuf, valBuf);
+            sum += a.runBatched(ops, i, end, buffers);
             progress.work(end, ops.size());
         }
         return sum;

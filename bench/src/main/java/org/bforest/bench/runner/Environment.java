@@ -18,8 +18,9 @@ import org.bforest.kernel.NodeSearch;
  *                    species, or scalar)
  * @param gcs         the garbage collectors' MXBean names
  * @param javaCommand the JVM's own command line, as the operating system reports it ("" if not)
- * @param commit      the bforest commit measured ({@code -Dbforest.commit}, set by the launcher;
- *                    "-dirty" when the work tree had changes; "unknown" otherwise)
+ * @param commit      the bforest commit measured ({@link Commit}: {@code -Dbforest.commit}, set by
+ *                    the launcher, else git asked directly; "-dirty" when the work tree had
+ *                    changes; "unknown" without git)
  */
 public record Environment(String javaVersion, String vm, List<String> jvmArgs, int cpus, long maxHeapBytes,
                           String os, String layout, String started, String javaVendor, Machine machine,
@@ -42,6 +43,6 @@ public record Environment(String javaVersion, String vm, List<String> jvmArgs, i
                 System.getProperty("java.vendor"), Machine.detect(), NodeSearch.describe(),
                 ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList(),
                 ProcessHandle.current().info().commandLine().orElse(""),
-                System.getProperty("bforest.commit", "unknown"));
+                Commit.current());
     }
 }

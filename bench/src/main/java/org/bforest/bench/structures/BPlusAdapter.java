@@ -36,8 +36,8 @@ final class BPlusAdapter extends LongIndexAdapter {
     }
 
     @Override
-    public long runBatched(Operations ops, int from, int to, long[] keys, long[] values) {
-        return batched(index(), false, ops, from, to, keys, values);
+    public long runBatched(Operations ops, int from, int to, BatchBuffers buffers) {
+        return batched(index(), false, ops, from, to, buffers);
     }
 
     @Override

@@ -39,7 +39,7 @@ final class BSTreeAdapter extends LongIndexAdapter {
     }
 
     @Override
-    public long runBatched(Operations ops, int from, int to, long[] keys, long[] values) {
-        return batched(index(), false, ops, from, to, keys, values);
+    public long runBatched(Operations ops, int from, int to, BatchBuffers buffers) {
+        return batched(index(), false, ops, from, to, buffers);
     }
 }

@@ -30,12 +30,12 @@ public interface IndexAdapter {
 
     /**
      * The batched form of a lookup-only stream ({@code --batch}): looks up the keys of operations
-     * {@code [from, to)} {@code keys.length} at a time and returns the same checksum as
-     * {@link #run}. {@code keys} and {@code values} are scratch of the batch size, allocated by
-     * the runner outside the clock. Structures without a batched call loop over their lookups
-     * (this default).
+     * {@code [from, to)} {@code buffers.size()} at a time and returns the same checksum as
+     * {@link #run}. {@code buffers} is the scratch, allocated by the runner outside the clock;
+     * {@code [from, to)} is whole batches but at the end of the stream. Structures without a
+     * batched call (the peers) loop over their lookups: this default, their batched form.
      */
-    default long runBatched(Operations ops, int from, int to, long[] keys, long[] values) {
+    default long runBatched(Operations ops, int from, int to, BatchBuffers buffers) {
         return run(ops, from, to);
     }
 

@@ -46,8 +46,8 @@ final class KeyOnlyAdapter implements IndexAdapter {
     }
 
     @Override
-    public long runBatched(Operations ops, int from, int to, long[] kb, long[] vb) {
-        return LongIndexAdapter.batched(index, true, ops, from, to, kb, vb);
+    public long runBatched(Operations ops, int from, int to, BatchBuffers buffers) {
+        return LongIndexAdapter.batched(index, true, ops, from, to, buffers);
     }
 
     @Override

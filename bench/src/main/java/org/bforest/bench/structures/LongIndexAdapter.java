@@ -53,24 +53,26 @@ class LongIndexAdapter implements IndexAdapter {
     }
 
     @Override
-    public long runBatched(Operations ops, int from, int to, long[] keys, long[] values) {
-        return batched(index, false, ops, from, to, keys, values);
+    public long runBatched(Operations ops, int from, int to, BatchBuffers buffers) {
+        return batched(index, false, ops, from, to, buffers);
     }
 
     /**
-     * Lookups of {@code [from, to)} through {@link LongIndex#getAll}, {@code kb.length} keys a
-     * call; the copy of each batch's keys into {@code kb} is timed with it (about a nanosecond a
-     * key). A last, shorter batch gets arrays of its own length. A {@code keyOnly} index's found
-     * keys count with {@link Values#of(long)}, the value the others store (see
-     * {@link KeyOnlyAdapter}).
+     * Lookups of {@code [from, to)} through {@link LongIndex#getAll}, {@code buffers.size()} keys
+     * a call, into the runner's preallocated arrays (the last, shorter batch of the stream has
+     * its own); the copy of each batch's keys is timed with it (about a nanosecond a key). A
+     * {@code keyOnly} index's found keys count with {@link Values#of(long)}, the value the others
+     * store (see {@link KeyOnlyAdapter}). Shared by the bforest adapters: the one call a batch
+     * that goes through an interface costs nothing next to the batch's lookups.
      */
-    static long batched(LongIndex ix, boolean keyOnly, Operations ops, int from, int to, long[] kb, long[] vb) {
-        long[] keys = ops.keys();
+    static long batched(LongIndex ix, boolean keyOnly, Operations ops, int from, int to, BatchBuffers buffers) {
+        final long[] keys = ops.keys();
+        final int size = buffers.size();
         long sum = 0;
-        for (int i = from; i < to; i += kb.length) {
-            int n = Math.min(kb.length, to - i);
-            long[] k = n == kb.length ? kb : new long[n];
-            long[] v = n == vb.length ? vb : new long[n];
+        for (int i = from; i < to; i += size) {
+            int n = Math.min(size, to - i);
+            long[] k = buffers.keys(n);
+            long[] v = buffers.values(n);
             System.arraycopy(keys, i, k, 0, n);
             ix.getAll(k, v, Values.ABSENT);
             for (int j = 0; j < n; j++) {

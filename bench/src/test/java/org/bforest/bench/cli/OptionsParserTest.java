@@ -90,6 +90,15 @@ class OptionsParserTest {
         BenchException e = assertThrows(BenchException.class, () -> OptionsParser.parse("--values", "ones"));
         assertTrue(e.getMessage().contains("key") && e.getMessage().contains("random") && e.getMessage().contains("none"),
                 e.getMessage());
+        assertTrue(e.getMessage().contains("--values") && e.getMessage().contains("'ones'"), e.getMessage());
+        assertEquals(ValueMode.KEY, OptionsParser.parse("--values", " KEY ").values());
+        assertEquals(1, OptionsParser.parse("--batch", "1").batch());
+        for (String bad : new String[] {"0", "-4", "2M", "1.5", "many", ""}) {
+            BenchException b = assertThrows(BenchException.class, () -> OptionsParser.parse("--batch", bad), bad);
+            assertTrue(b.getMessage().startsWith("--batch"), b.getMessage());
+        }
+        assertTrue(assertThrows(BenchException.class, () -> OptionsParser.parse("--values")).getMessage()
+                .contains("--values needs a value"));
     }
 
     @Test

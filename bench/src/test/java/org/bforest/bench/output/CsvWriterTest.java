@@ -63,10 +63,11 @@ class CsvWriterTest {
             assertEquals("2", f[11]);
             if (!f[12].equals("0")) {
                 batched++;
-                assertEquals("A", f[2], "only A runs batched");
+                assertEquals("A/b64", f[2], "only A runs batched, under a name of its own");
                 assertEquals("64", f[12]);
+                assertEquals("1", f[3]);
             }
-            boolean writes = !f[2].equals("A");
+            boolean writes = !f[2].startsWith("A");
             assertEquals(writes, !f[13].isEmpty(), "memory after the workloads that write: " + line);
             assertEquals("random", f[14]);
             assertFalse(f[16].isEmpty() || f[17].isEmpty(), line);
@@ -83,7 +84,7 @@ class CsvWriterTest {
         assertEquals(2 * 6, batched);
         assertTrue(cells.contains("skiplist/dense/E/2/0"));
         assertTrue(cells.contains("sorted-array/uniform/A/1/0"));
-        assertTrue(cells.contains("bstree-set/uniform/A/1/64"));
+        assertTrue(cells.contains("bstree-set/uniform/A/b64/1/64"));
         assertFalse(cells.contains("sorted-array/uniform/B/1/0"));
         assertFalse(cells.contains("treemap/uniform/A/2/0"));
     }
@@ -128,6 +129,25 @@ class CsvWriterTest {
             assertTrue(html.contains(s.cliName()), s.cliName());
         }
         assertTrue(html.contains("by thread count"), "no thread scaling chart");
+    }
+
+    @Test
+    void everyOutputGivesTheSpreadAndTheMemoryAfterWrites() throws IOException {
+        String table = ResultTable.render(run);
+        assertTrue(table.contains("median of 2 interleaved repetitions [slowest-fastest]"), table);
+        assertTrue(table.matches("(?s).*bstree +[0-9.]+ \\[[0-9.]+-[0-9.]+\\].*"), table);
+        assertTrue(table.contains("B/key held after the workloads that write"), table);
+        assertTrue(table.matches("(?s).*treemap +[0-9.]+ / [0-9.]+ .*"), "after-write figures: " + table);
+        String summary = TextReport.render(run);
+        assertTrue(summary.contains("interleaved across") && summary.contains("Values: random"), summary);
+        assertTrue(summary.contains("bforest commit: " + run.environment().commit()), summary);
+        assertTrue(summary.contains("node search: " + run.environment().nodeSearch()), summary);
+        String html = HtmlReport.render(run);
+        assertTrue(html.contains("slowest–fastest") && html.contains("class=\"spread\""), "spread in the report");
+        assertTrue(html.contains("After the workloads that write"), "memory after writes in the report");
+        assertTrue(html.contains(Html.esc(run.environment().commit())) && html.contains(
+                Html.esc(run.environment().nodeSearch())) && html.contains(Html.esc(run.environment().machine()
+                .cpuModel())), "commit, vector width and CPU in the report");
     }
 
     @Test

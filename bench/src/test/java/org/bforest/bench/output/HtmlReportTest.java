@@ -159,6 +159,25 @@ class HtmlReportTest {
     }
 
     @Test
+    void throughputBarsCarryTheirSpreadAndTheReportItsMachine() {
+        RunSummary run = SyntheticRun.create(List.of("uniform"), List.of(1));
+        String html = HtmlReport.render(run);
+        String throughput = html.substring(html.indexOf("id=\"throughput\""), html.indexOf("id=\"memory\""));
+        // A whisker over every bar that ran: 5 structures x 5 workloads + sorted-array on A.
+        assertEquals(5 * 5 + 1, count(throughput, "class=\"spread\""));
+        assertTrue(throughput.contains("bstree, A read-only: 8.00 Mops/s, median of 3, slowest 7.20, fastest 8.80"),
+                "tooltip with the spread");
+        String results = html.substring(html.indexOf("id=\"results\""), html.indexOf("id=\"notes\""));
+        assertTrue(results.contains("7.20–8.80"), "the spread beside the median");
+        String memory = html.substring(html.indexOf("id=\"memory\""), html.indexOf("id=\"build\""));
+        assertTrue(memory.contains("After the workloads that write"), "memory after writes");
+        assertTrue(memory.contains(">38.0<") && memory.contains(">37.0<"), "bstree after B: heap 38, own 37");
+        String machine = html.substring(html.indexOf("id=\"machine\""));
+        assertTrue(machine.contains("abc1234") && machine.contains("SIMD 512-bit, 8 lanes")
+                && machine.contains("Test &lt;CPU&gt; &amp; co"), "commit, vector width, CPU");
+    }
+
+    @Test
     void aRunWhereNothingRanIsStillAPage() throws Exception {
         RunSummary full = SyntheticRun.create(List.of("uniform"), List.of(1));
         RunSummary empty = new RunSummary(full.options(), full.environment(), full.datasets(), List.of(),

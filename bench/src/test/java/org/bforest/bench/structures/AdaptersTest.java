@@ -71,6 +71,40 @@ class AdaptersTest {
         }
     }
 
+    /** The batched form gives workload A's checksum, in whole batches and a last short one. */
+    @ParameterizedTest
+    @EnumSource(Structure.class)
+    void batchedLookupsGiveTheChecksumOfTheLoop(Structure s) {
+        Operations ops = WorkloadGenerator.generate(Workload.A, DATA, 3_000);
+        long expected = model(ops, new long[1]);
+        IndexAdapter a = adapter(s);
+        a.build(DATA.loaded(), Values.of(DATA.loaded()));
+        for (int size : new int[] {1, 7, 256, 3_000, 5_000}) {
+            BatchBuffers buffers = new BatchBuffers(size, ops.size());
+            // In chunks of whole batches, as the runner does: only the last range ends short.
+            int chunk = Math.max(1, 1000 / size) * size;
+            long got = 0;
+            for (int i = 0; i < ops.size(); i += chunk) {
+                got += a.runBatched(ops, i, Math.min(ops.size(), i + chunk), buffers);
+            }
+            assertEquals(expected, got, s + " in batches of " + size);
+        }
+    }
+
+    @Test
+    void batchBuffersHoldTheFullAndTheLastBatchOnly() {
+        BatchBuffers b = new BatchBuffers(256, 1000);
+        assertEquals(256, b.size());
+        assertEquals(256, b.keys(256).length);
+        assertEquals(232, b.keys(232).length);
+        assertEquals(232, b.values(232).length);
+        assertTrue(b.keys(256) == b.keys(256), "the same array every batch");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.keys(100));
+        assertTrue(e.getMessage().contains("256") && e.getMessage().contains("232"), e.getMessage());
+        assertEquals(0, new BatchBuffers(100, 1000).keys(100).length - 100);
+        assertThrows(IllegalArgumentException.class, () -> new BatchBuffers(0, 10));
+    }
+
     @Test
     void sortedArrayRefusesUpdates() {
         IndexAdapter a = Structure.SORTED_ARRAY.newAdapter();
