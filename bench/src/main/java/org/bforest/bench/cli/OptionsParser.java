@@ -38,9 +38,10 @@ public final class OptionsParser {
                                  STX), bplus-sparse (the same bulk-loaded 75% full); or 'all'
                                  (the default)
               --dataset LIST     comma list of: uniform (splitmix64, seed 1), dense (small random
-                                 gaps, seed 2), lognormal (seed 3), or the path of a SOSD key file
-                                 (little-endian uint64 count, then the uint64 keys). Default
-                                 uniform,dense
+                                 gaps, seed 2), lognormal (seed 3), u32 (32-bit keys uniform in
+                                 [0, 2^30), seed 3, as the B- tree article's), or the path of a
+                                 SOSD key file (little-endian uint64 count, then the uint64
+                                 keys). Default uniform,dense
               --keys N           keys bulk-loaded before each workload: 1000, 10K, 10M, 1.5M ...
                                  (default 1M)
               --ops N            operations per workload, generated before timing (default 250K)
@@ -63,7 +64,7 @@ public final class OptionsParser {
                                  with a note (today all but skiplist); the operations are split
                                  into T contiguous slices run at once
               --seed S           replaces the datasets' fixed seeds (uniform 1, dense 2,
-                                 lognormal 3, SOSD sampling 4); operation streams derive from it
+                                 lognormal 3, u32 3, SOSD sampling 4); operation streams derive from it
               --reps R           timed repetitions per structure and workload (default 3); each
                                  runs on a freshly built structure; the repetitions of the
                                  structures are interleaved (rep 1 of each, then rep 2 of

@@ -9,6 +9,7 @@ public final class Datasets {
     public static final String UNIFORM = "uniform";
     public static final String DENSE = "dense";
     public static final String LOGNORMAL = "lognormal";
+    public static final String U32 = "u32";
 
     private Datasets() {
     }
@@ -24,10 +25,12 @@ public final class Datasets {
                 return SyntheticDatasets.dense(keys, ops, seed(seedOverride, SyntheticDatasets.DENSE_SEED));
             case LOGNORMAL:
                 return SyntheticDatasets.lognormal(keys, ops, seed(seedOverride, SyntheticDatasets.LOGNORMAL_SEED));
+            case U32:
+                return SyntheticDatasets.u32(keys, ops, seed(seedOverride, SyntheticDatasets.U32_SEED));
             default:
                 Path p = Path.of(spec);
                 if (!Files.exists(p)) {
-                    throw new BenchException("unknown dataset '" + spec + "': it is not uniform, dense or lognormal,"
+                    throw new BenchException("unknown dataset '" + spec + "': it is not uniform, dense, lognormal or u32,"
                             + " and there is no file by that name");
                 }
                 return SosdLoader.load(p, sosdUnsignedShift, keys, ops, seed(seedOverride, SosdLoader.SAMPLE_SEED));

@@ -28,6 +28,10 @@ public final class SyntheticDatasets {
     public static final long UNIFORM_SEED = 1;
     public static final long DENSE_SEED = 2;
     public static final long LOGNORMAL_SEED = 3;
+    /** The B− tree article's integer keys (issue 12): seed 3 too, as ../shared/anchors/gen.cpp draws them. */
+    public static final long U32_SEED = 3;
+    /** Distinct keys the u32 dataset can hold: all of [0, 2^30). */
+    public static final int U32_UNIVERSE = 1 << 30;
 
     /** The largest key count a Java array holds comfortably. */
     public static final int MAX_KEYS = Integer.MAX_VALUE - 16;
@@ -66,6 +70,25 @@ public final class SyntheticDatasets {
         Distinct.Draws d = Distinct.draw(() -> lognormalKey(rng), total(n, ops));
         return split("lognormal", "floor(1e12 * exp(2 * Z)), Z ~ N(0,1) by Box-Muller on splitmix64(seed " + seed
                 + "), distinct in draw order", seed, d.keys(), n, dropNote(d.dropped()));
+    }
+
+    /**
+     * 32-bit keys as the B− tree article's integer experiments: {@code next() >>> 34}, uniform in
+     * [0, 2^30), the first occurrence of each key kept in draw order (repeats are frequent: about
+     * T²/2^31 of T draws); the first n, sorted, are loaded, the rest inserted in order. Key for key
+     * the {@code u32} files of {@code ../shared/anchors/gen.cpp}.
+     */
+    public static Dataset u32(int n, int ops, long seed) {
+        int t = total(n, ops);
+        if (t > U32_UNIVERSE / 2) {
+            throw new IllegalArgumentException("u32 holds " + U32_UNIVERSE + " distinct keys; " + t + " keys + ops"
+                    + " would take more than half of them (drawing them would crawl): use at most "
+                    + U32_UNIVERSE / 2);
+        }
+        SplitMix64 rng = new SplitMix64(seed);
+        Distinct.Draws d = Distinct.draw(() -> rng.next() >>> 34, t);
+        return split("u32", "splitmix64(seed " + seed + ") >>> 34, uniform in [0, 2^30), distinct in draw order",
+                seed, d.keys(), n, dropNote(d.dropped()));
     }
 
     static long lognormalKey(SplitMix64 rng) {

@@ -2,6 +2,7 @@ package org.bforest.bench.datasets;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
@@ -79,6 +80,26 @@ class SyntheticDatasetsTest {
         assertTrue(d.inserts()[0] < d.loaded()[n - 1]);
         // FOR-compressible: every key fits well under 2^32 here.
         assertTrue(all[all.length - 1] < 1000L * all.length);
+    }
+
+    /**
+     * The first keys of ../shared/anchors/gen.cpp's u32 files for N = 1M (first inserts, smallest
+     * and largest loaded): the same keys the C++ anchors run on. The files have 10M inserts; a
+     * prefix of the distinct draws does not depend on how many follow, so 10 are drawn here.
+     */
+    @Test
+    void u32MatchesTheAnchorsGenerator() {
+        Dataset d = SyntheticDatasets.u32(1_000_000, 10, SyntheticDatasets.U32_SEED);
+        assertEquals(1_000_000, d.loaded().length);
+        assertEquals(10, d.inserts().length);
+        assertArrayEquals(new long[] {439424811, 685056512, 836222844, 734134346, 306435163, 4783377},
+                Arrays.copyOf(d.inserts(), 6));
+        assertArrayEquals(new long[] {137, 421, 1238, 1539, 1818, 1954}, Arrays.copyOf(d.loaded(), 6));
+        assertEquals(1073740285, d.loaded()[d.loaded().length - 1]);
+        assertDisjointAndSorted(d);
+        assertTrue(d.notes().get(0).contains("repeated"), d.notes().toString());
+        assertThrows(IllegalArgumentException.class,
+                () -> SyntheticDatasets.u32(SyntheticDatasets.U32_UNIVERSE / 2, 1, 3));
     }
 
     @Test
