@@ -1,5 +1,6 @@
 package org.bforest;
 
+import org.bforest.bminus.BMinusTrees;
 import org.bforest.bplus.BPlusTrees;
 import org.bforest.bstree.BSTrees;
 
@@ -118,5 +119,44 @@ public final class Indexes {
      */
     public static LongIndex bPlusTree(long[] sortedKeys, long[] values, double leafFill) {
         return BPlusTrees.bulkLoad(sortedKeys, values, leafFill);
+    }
+
+    /**
+     * An empty B&minus; tree (the article "Search Trees: B&minus; Tree"): nodes of 32 keys in flat
+     * arrays, padded with infinities, searched by SIMD rank (compare, mask, popcount) and
+     * inserted into by masked shifts; {@code ./bforest bench} runs it as {@code bminus}.
+     */
+    public static LongIndex bMinusTree() {
+        return BMinusTrees.empty(BMinusTrees.DEFAULT_NODE_KEYS);
+    }
+
+    /**
+     * An empty B&minus; tree of {@code nodeKeys} keys a node: 16, 32 (the default) or 64.
+     *
+     * @throws IllegalArgumentException for another node size
+     */
+    public static LongIndex bMinusTree(int nodeKeys) {
+        return BMinusTrees.empty(nodeKeys);
+    }
+
+    /**
+     * A B&minus; tree bulk-loaded from {@code sortedKeys}, leaves three quarters full (the fill
+     * the article's trees reach under uniform inserts). The arrays are copied.
+     *
+     * @param values the value of each key, or {@code null} for zeros
+     * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays differ
+     *                                  in length; nothing is built
+     */
+    public static LongIndex bMinusTree(long[] sortedKeys, long[] values) {
+        return BMinusTrees.bulkLoad(sortedKeys, values, BMinusTrees.DEFAULT_NODE_KEYS);
+    }
+
+    /**
+     * A B&minus; tree of {@code nodeKeys} (16, 32 or 64) keys a node, bulk-loaded.
+     *
+     * @throws IllegalArgumentException on bad keys or values, or another node size
+     */
+    public static LongIndex bMinusTree(long[] sortedKeys, long[] values, int nodeKeys) {
+        return BMinusTrees.bulkLoad(sortedKeys, values, nodeKeys);
     }
 }

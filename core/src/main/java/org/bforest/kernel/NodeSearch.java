@@ -57,6 +57,29 @@ public final class NodeSearch {
         return SIMD ? SimdSearch.succGE(keys, off, key) : ScalarSearch.succGE(keys, off, key);
     }
 
+    /**
+     * The B&minus; tree's rank: the number of keys in {@code keys[off .. off+width)} that are
+     * {@code < key}, for {@code width} 16, 32 or 64 (the node sizes it supports). The article's
+     * compare, mask and popcount, with no branch on the keys; a width outside the three throws.
+     */
+    public static int rank(long[] keys, int off, int width, long key) {
+        return SIMD ? SimdSearch.rank(keys, off, width, key) : ScalarSearch.rank(keys, off, width, key);
+    }
+
+    /**
+     * The B&minus; tree's insert shift: moves {@code a[off+from .. off+width-1)} one slot right,
+     * dropping the last slot's old content (a node keeps it free for this). On the SIMD path it is
+     * the article's masked shift: one load and one masked store a vector, right to left, the same
+     * work wherever {@code from} is; otherwise {@code System.arraycopy}.
+     */
+    public static void shiftRight(long[] a, int off, int from, int width) {
+        if (SIMD) {
+            SimdSearch.shiftRight(a, off, from, width);
+        } else {
+            System.arraycopy(a, off + from, a, off + from + 1, width - 1 - from);
+        }
+    }
+
     /** A description of the kernel in use, for reports. */
     public static String describe() {
         return SIMD ? "SIMD " + SimdSearch.describe() : "scalar";

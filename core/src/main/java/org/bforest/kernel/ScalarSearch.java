@@ -24,4 +24,20 @@ public final class ScalarSearch {
         }
         return c;
     }
+
+    /** The number of keys in {@code keys[off .. off+width)} that are {@code < key}. */
+    public static int rank(long[] keys, int off, int width, long key) {
+        checkWidth(width);
+        int c = 0;
+        for (int i = 0; i < width; i++) {
+            c += keys[off + i] < key ? 1 : 0;
+        }
+        return c;
+    }
+
+    static void checkWidth(int width) {
+        if (width != 16 && width != 32 && width != 64) {
+            throw new IllegalArgumentException("a B-minus node holds 16, 32 or 64 keys, not " + width);
+        }
+    }
 }

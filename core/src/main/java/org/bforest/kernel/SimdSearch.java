@@ -1,6 +1,7 @@
 package org.bforest.kernel;
 
 import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -120,5 +121,59 @@ final class SimdSearch {
             c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.ULT, e).trueCount();
         }
         return c;
+    }
+
+    /**
+     * The B&minus; tree's rank on 16, 32 or 64 keys: one method per width so that each loop has a
+     * constant trip count (two, four or eight 512-bit compares on AVX-512) and is unrolled.
+     */
+    static int rank(long[] keys, int off, int width, long key) {
+        return switch (width) {
+            case 32 -> rank32(keys, off, key);
+            case 16 -> rank16(keys, off, key);
+            case 64 -> rank64(keys, off, key);
+            default -> {
+                ScalarSearch.checkWidth(width);
+                throw new AssertionError(width);
+            }
+        };
+    }
+
+    private static int rank16(long[] keys, int off, long key) {
+        int c = 0;
+        for (int i = 0; i < 16; i += LANES) {
+            c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.LT, key).trueCount();
+        }
+        return c;
+    }
+
+    private static int rank32(long[] keys, int off, long key) {
+        int c = 0;
+        for (int i = 0; i < 32; i += LANES) {
+            c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.LT, key).trueCount();
+        }
+        return c;
+    }
+
+    private static int rank64(long[] keys, int off, long key) {
+        int c = 0;
+        for (int i = 0; i < 64; i += LANES) {
+            c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.LT, key).trueCount();
+        }
+        return c;
+    }
+
+    /**
+     * The article's masked shift: right to left, each vector is loaded and stored one slot to the
+     * right under a mask of the lanes whose slot is in {@code [from, width-1)}; the mask is
+     * {@code indexInRange}, so there is no table to load. Right to left, a store never overwrites
+     * a slot that a later load still needs.
+     */
+    static void shiftRight(long[] a, int off, int from, int width) {
+        ScalarSearch.checkWidth(width);
+        for (int j = width - LANES; j >= 0; j -= LANES) {
+            VectorMask<Long> m = SPECIES.indexInRange(j - from, width - 1 - from);
+            LongVector.fromArray(SPECIES, a, off + j).intoArray(a, off + j + 1, m);
+        }
     }
 }

@@ -51,7 +51,7 @@ class ModuleBoundaryTest {
                         e.source() + " is exported to the project's own modules only");
             }
         }
-        for (String trees : List.of("org.bforest.bstree", "org.bforest.bplus")) {
+        for (String trees : List.of("org.bforest.bstree", "org.bforest.bplus", "org.bforest.bminus")) {
             assertTrue(d.exports().stream().noneMatch(e -> e.source().equals(trees)),
                     "the trees' package " + trees + " is exported to nobody");
         }
@@ -74,7 +74,8 @@ class ModuleBoundaryTest {
                     }
                 }
             }
-            assertFalse(c.getPackageName().contains("bstree") || c.getPackageName().contains("bplus"), c + " is API");
+            assertFalse(c.getPackageName().contains("bstree") || c.getPackageName().contains("bplus")
+                    || c.getPackageName().contains("bminus"), c + " is API");
         }
         assertEquals(List.of(), leaks, "internal types in public API signatures");
     }
@@ -82,7 +83,7 @@ class ModuleBoundaryTest {
     @Test
     void treeClassesAreFinalAndPackagePrivate() throws Exception {
         for (String name : List.of("org.bforest.bstree.BSTree", "org.bforest.bstree.CBSTree",
-                "org.bforest.bplus.BPlusTree")) {
+                "org.bforest.bplus.BPlusTree", "org.bforest.bminus.BMinusTree")) {
             Class<?> c = Class.forName(name);
             assertFalse(Modifier.isPublic(c.getModifiers()), name + " is not public");
             assertTrue(Modifier.isFinal(c.getModifiers()), name + " is final");
@@ -91,5 +92,6 @@ class ModuleBoundaryTest {
         assertEquals("BSTree", Indexes.bsTree().getClass().getSimpleName());
         assertEquals("CBSTree", Indexes.cbsTree().getClass().getSimpleName());
         assertEquals("BPlusTree", Indexes.bPlusTree().getClass().getSimpleName());
+        assertEquals("BMinusTree", Indexes.bMinusTree().getClass().getSimpleName());
     }
 }

@@ -148,4 +148,52 @@ class NodeSearchTest {
             }
         }
     }
+
+    /** B-minus rank: the kernel in use counts exactly the keys below, at every width and key. */
+    @Test
+    void rankCountsTheKeysBelowAtEveryWidth() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(11);
+        for (int width : new int[] {16, 32, 64}) {
+            for (int trial = 0; trial < 2000; trial++) {
+                int n = r.nextInt(width);
+                long[] a = new long[3 + width + 5];
+                int off = 3 + (trial & 1);
+                long k = r.nextLong(-50, 50);
+                for (int i = 0; i < width; i++) {
+                    a[off + i] = i < n ? (k += 1 + r.nextInt(3)) - 60 : Long.MAX_VALUE;
+                }
+                long key = r.nextInt(8) == 0 ? (r.nextBoolean() ? Long.MIN_VALUE : Long.MAX_VALUE) : r.nextLong(-80, 150);
+                int expected = 0;
+                for (int i = 0; i < width; i++) {
+                    expected += a[off + i] < key ? 1 : 0;
+                }
+                assertEquals(expected, NodeSearch.rank(a, off, width, key), "width " + width);
+                assertEquals(expected, ScalarSearch.rank(a, off, width, key), "width " + width);
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> NodeSearch.rank(new long[64], 0, 24, 0));
+    }
+
+    /** B-minus masked shift: slots [from, width-1) move one right, nothing else is touched. */
+    @Test
+    void shiftRightMovesExactlyTheSuffix() {
+        for (int width : new int[] {16, 32, 64}) {
+            for (int extra : new int[] {0, 1, 9}) { // the node ends at the array's end, or before it
+                for (int off : new int[] {0, 5, 6}) {
+                    for (int from = 0; from < width; from++) {
+                        long[] a = new long[off + width + extra];
+                        for (int i = 0; i < a.length; i++) {
+                            a[i] = 1000 + i;
+                        }
+                        long[] expected = a.clone();
+                        System.arraycopy(a, off + from, expected, off + from + 1, width - 1 - from);
+                        NodeSearch.shiftRight(a, off, from, width);
+                        org.junit.jupiter.api.Assertions.assertArrayEquals(expected, a,
+                                "width " + width + ", from " + from + ", off " + off + ", extra " + extra);
+                    }
+                }
+            }
+        }
+    }
 }

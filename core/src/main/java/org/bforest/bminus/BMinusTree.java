@@ -1,0 +1,682 @@
+package org.bforest.bminus;
+
+import java.util.Arrays;
+import org.bforest.LongEntryVisitor;
+import org.bforest.kernel.NodeSearch;
+import org.bforest.spi.LeafChainIndex;
+import org.bforest.storage.FlatIntNodeArray;
+import org.bforest.storage.FlatLongNodeArray;
+import org.bforest.storage.IntNodeArray;
+import org.bforest.storage.LongNodeArray;
+import org.bforest.storage.NodeIds;
+
+/**
+ * The B&minus; tree of the article "Search Trees: B&minus; Tree" (Algorithmica / en, Sergey
+ * Slotin; {@code ../shared/papers/b-minus-tree-simd.md}) on 64-bit keys and values.
+ *
+ * <h2>Layout</h2>
+ * Every node is a run of {@code B} keys ({@link #width}: 32 by default, 16 or 64 selectable) in a
+ * flat primitive array, padded with {@link #MAXKEY} as the article pads with {@code INT_MAX}; a
+ * node is an int id, never an object. Leaves: keys and values in two {@link LongNodeArray}s at the
+ * same offsets, nothing else on their lines, so a leaf's keys are exactly {@code B * 8} bytes (four
+ * cache lines at B = 32). Inner nodes: keys in a {@link FlatLongNodeArray}, children as int ids in
+ * a {@link FlatIntNodeArray} at the same offsets. As in the article, key {@code i} of an inner node
+ * is the <em>largest</em> key of child {@code i}'s subtree (a B+-tree stores the smallest of child
+ * {@code i+1}), so a search never leaves the leaf it descends to: the rank of the key (how many
+ * node keys are below it) is the child to follow, and in a leaf the slot where it is or belongs.
+ * A leaf holds at most {@code B-1} keys and an inner node {@code B-2} keys ({@code B-1} children):
+ * the free slot takes the new entry before a split, so a split needs no buffer.
+ *
+ * <h2>What we do not copy</h2>
+ * The article's {@code INT_MAX} padding makes {@code INT_MAX} unstorable, and its tree is one
+ * pre-allocated array. Here {@code Long.MAX_VALUE} pads and is stored out of band by the shared
+ * layer, so every {@code long} is storable; the arrays grow in chunks (leaves) or by doubling
+ * (inner nodes, a sixteenth of the bytes), and storage is reserved before a split starts, so an
+ * {@code OutOfMemoryError} leaves the tree as it was.
+ *
+ * <h2>Search and insert</h2>
+ * Rank is {@link NodeSearch#rank}: Vector API compares against the broadcast key and
+ * {@code trueCount} (four 512-bit compares at B = 32 on AVX-512, eight 256-bit on AVX2), no
+ * branch on the keys. Insert shifts the larger keys and values one slot right with
+ * {@link NodeSearch#shiftRight}, the article's masked shift. A leaf that reaches {@code B} keys
+ * splits in halves and its left half's last key goes up; an inner node that reaches
+ * {@code B-1} keys splits around its middle key, which goes up; a full root grows a new one.
+ *
+ * <h2>Delete: lazy</h2>
+ * The article leaves delete out. Here delete shifts left, and nodes are never merged or
+ * rebalanced: a leaf that empties is freed and removed from its parent (the neighbour to its
+ * right takes over its range; for the last child, the one to its left), an inner node left
+ * without children goes too, and a root with one child is replaced by it. The defence is the
+ * BS-tree paper's, whose trees do the same: a descent costs one node per level whatever the fill,
+ * so a lookup after deletes is as fast as before; the price is memory after heavy deletes (never
+ * more than the tree had at its largest), which {@link #memoryBytes()} shows. Max-key separators
+ * stay correct under deletion: a separator remains an upper bound of its subtree even when the
+ * key it copied is gone, so no ancestor is ever rewritten.
+ *
+ * <h2>Ranges and cursors</h2>
+ * The shared layer walks leaves in key order through {@link #leafNext}/{@link #leafPrev}. Two ways
+ * are built, as the issue asks to measure: sibling links in an int array apart from the key
+ * lines (the default), or none, as the article suggests, with the next leaf found from the
+ * ancestors: one descent by the leaf's first key, remembering the deepest ancestor with a child
+ * to the right, then leftmost down from it. The ancestors a scan re-reads are the ones it just
+ * read, so they are in L1. {@code -Dbforest.bminus.links=false} selects the second;
+ * {@code docs/BENCHMARKS.md} has the measurement that chose the first.
+ *
+ * <p>Not thread-safe for writes; reads keep no state in fields, so any number of threads may
+ * read an unmodified tree.
+ */
+final class BMinusTree extends LeafChainIndex {
+    /** Sibling links between leaves ({@code true}), or the next leaf found through the ancestors. */
+    static final boolean LINKS = Boolean.parseBoolean(System.getProperty("bforest.bminus.links", "true"));
+    static final int MAX_HEIGHT = 40;
+    /** The leaf link record: next and previous leaf. */
+    private static final int NEXT = 0;
+    private static final int PREV = 1;
+
+    /** B: keys per node, 16, 32 or 64. */
+    final int width;
+    private final double bulkFill;
+
+    LongNodeArray leafKeys;
+    LongNodeArray leafVals;
+    /** Next and previous leaf ({@link #LINKS} only; null otherwise). */
+    IntNodeArray leafLinks;
+    final NodeIds leafIds = new NodeIds();
+    FlatLongNodeArray innerKeys;
+    FlatIntNodeArray innerKids;
+    final NodeIds innerIds = new NodeIds();
+    /** The root: an inner node, or a leaf when {@link #height} is 0. */
+    int root;
+    int height;
+    /** First and last leaf ({@link #LINKS} only; found by descent otherwise). */
+    private int head;
+    private int tail;
+
+    // Writers' scratch (writes are single-threaded): the path of the last descend().
+    private final int[] pathNode = new int[MAX_HEIGHT + 1];
+    private final int[] pathPos = new int[MAX_HEIGHT + 1];
+
+    BMinusTree(String name, int width, double bulkFill) {
+        super(name);
+        if (width != 16 && width != 32 && width != 64) {
+            throw new IllegalArgumentException("a B-minus tree node holds 16, 32 or 64 keys, not " + width);
+        }
+        this.width = width;
+        this.bulkFill = bulkFill;
+        init();
+    }
+
+    private void init() {
+        leafKeys = new LongNodeArray(width, 1);
+        leafVals = new LongNodeArray(width, 1);
+        leafLinks = LINKS ? new IntNodeArray(2, 1) : null;
+        leafIds.reset();
+        innerKeys = new FlatLongNodeArray(width, 1);
+        innerKids = new FlatIntNodeArray(width, 1);
+        innerIds.reset();
+        int leaf = allocLeaf();
+        root = leaf;
+        height = 0;
+        head = leaf;
+        tail = leaf;
+    }
+
+    private int leafOff(int leaf) {
+        return LongNodeArray.offsetOf(leaf, width);
+    }
+
+    private int innerOff(int node) {
+        return FlatLongNodeArray.offsetOf(node, width);
+    }
+
+    /** Keys in a leaf: the rank of the padding. */
+    int leafCount(int leaf) {
+        return NodeSearch.rank(leafKeys.chunk(leaf), leafOff(leaf), width, MAXKEY);
+    }
+
+    /** Keys in an inner node (children: one more). */
+    int innerCount(int node) {
+        return NodeSearch.rank(innerKeys.chunk(0), innerOff(node), width, MAXKEY);
+    }
+
+    private int kidOff(int node) {
+        return FlatIntNodeArray.offsetOf(node, width);
+    }
+
+    long innerKey(int node, int i) {
+        return innerKeys.chunk(0)[innerOff(node) + i];
+    }
+
+    int innerKid(int node, int i) {
+        return innerKids.chunk(0)[FlatIntNodeArray.offsetOf(node, width) + i];
+    }
+
+    private int link(int leaf, int field) {
+        return leafLinks.chunk(leaf)[leafLinks.offset(leaf) + field];
+    }
+
+    private void setLink(int leaf, int field, int v) {
+        leafLinks.chunk(leaf)[leafLinks.offset(leaf) + field] = v;
+    }
+
+    // ---- allocation ---------------------------------------------------------------------------
+
+    private int allocLeaf() {
+        long need = leafIds.needed();
+        leafKeys.ensureCapacity(need);
+        leafVals.ensureCapacity(need);
+        if (LINKS) {
+            leafLinks.ensureCapacity(need);
+        }
+        int leaf = leafIds.next();
+        int off = leafOff(leaf);
+        Arrays.fill(leafKeys.chunk(leaf), off, off + width, MAXKEY);
+        if (LINKS) {
+            setLink(leaf, NEXT, NONE);
+            setLink(leaf, PREV, NONE);
+        }
+        return leaf;
+    }
+
+    private int allocInner() {
+        long need = innerIds.needed();
+        innerKeys.ensureCapacity(need);
+        innerKids.ensureCapacity(need);
+        int node = innerIds.next();
+        int off = innerOff(node);
+        Arrays.fill(innerKeys.chunk(0), off, off + width, MAXKEY);
+        return node;
+    }
+
+    /** Room for a split to finish once it starts: a leaf, and an inner node per level plus a root. */
+    private void reserveForSplit() {
+        if (height >= MAX_HEIGHT) {
+            throw new IllegalStateException(toString() + ": height limit " + MAX_HEIGHT + " reached");
+        }
+        long leaves = leafIds.needed();
+        leafKeys.ensureCapacity(leaves);
+        leafVals.ensureCapacity(leaves);
+        if (LINKS) {
+            leafLinks.ensureCapacity(leaves);
+        }
+        long inner = innerIds.needed(height + 1);
+        innerKeys.ensureCapacity(inner);
+        innerKids.ensureCapacity(inner);
+    }
+
+    // ---- search -------------------------------------------------------------------------------
+
+    /** The article's {@code lower_bound} descent: at each level, the rank is the child. */
+    @Override
+    protected int findLeaf(long key) {
+        long[] ka = innerKeys.chunk(0);
+        int[] ca = innerKids.chunk(0);
+        int w = width;
+        int node = root;
+        for (int h = height; h > 0; h--) {
+            node = ca[FlatIntNodeArray.offsetOf(node, w) + NodeSearch.rank(ka, FlatLongNodeArray.offsetOf(node, w), w, key)];
+        }
+        return node;
+    }
+
+    /** {@link #findLeaf} for an update: records the path that splits and removals walk back up. */
+    private int descend(long key) {
+        long[] ka = innerKeys.chunk(0);
+        int[] ca = innerKids.chunk(0);
+        int w = width;
+        int node = root;
+        for (int h = height; h > 0; h--) {
+            int c = NodeSearch.rank(ka, FlatLongNodeArray.offsetOf(node, w), w, key);
+            pathNode[h] = node;
+            pathPos[h] = c;
+            node = ca[FlatIntNodeArray.offsetOf(node, w) + c];
+        }
+        return node;
+    }
+
+    @Override
+    public long get(long key, long absent) {
+        if (key == MAXKEY) {
+            return getMax(absent);
+        }
+        int leaf = findLeaf(key);
+        long[] kc = leafKeys.chunk(leaf);
+        int at = leafOff(leaf) + NodeSearch.rank(kc, leafOff(leaf), width, key);
+        return kc[at] == key ? leafVals.chunk(leaf)[at] : absent;
+    }
+
+    @Override
+    public boolean containsKey(long key) {
+        if (key == MAXKEY) {
+            return hasMax;
+        }
+        int leaf = findLeaf(key);
+        long[] kc = leafKeys.chunk(leaf);
+        return kc[leafOff(leaf) + NodeSearch.rank(kc, leafOff(leaf), width, key)] == key;
+    }
+
+    // ---- insert -------------------------------------------------------------------------------
+
+    @Override
+    public long put(long key, long value) {
+        if (key == MAXKEY) {
+            return putMax(value);
+        }
+        int leaf = descend(key);
+        long[] kc = leafKeys.chunk(leaf);
+        long[] vc = leafVals.chunk(leaf);
+        int off = leafOff(leaf);
+        int w = width;
+        int r = NodeSearch.rank(kc, off, w, key);
+        if (kc[off + r] == key) {
+            long previous = vc[off + r];
+            vc[off + r] = value;
+            return previous;
+        }
+        boolean full = kc[off + w - 2] != MAXKEY; // B-1 keys: this one fills the spare slot, then a split
+        if (full) {
+            reserveForSplit(); // may replace a small first chunk: fetch the arrays again
+            kc = leafKeys.chunk(leaf);
+            vc = leafVals.chunk(leaf);
+        }
+        NodeSearch.shiftRight(kc, off, r, w);
+        NodeSearch.shiftRight(vc, off, r, w);
+        kc[off + r] = key;
+        vc[off + r] = value;
+        size++;
+        modCount++;
+        if (full) {
+            splitLeaf(leaf);
+        }
+        return defaultReturnValue();
+    }
+
+    /** Splits a leaf of B keys in halves; the left half's largest key goes up. */
+    private void splitLeaf(int leaf) {
+        int right = allocLeaf(); // reserved
+        int half = width / 2;
+        long[] kc = leafKeys.chunk(leaf);
+        long[] vc = leafVals.chunk(leaf);
+        int off = leafOff(leaf);
+        int roff = leafOff(right);
+        System.arraycopy(kc, off + half, leafKeys.chunk(right), roff, half);
+        System.arraycopy(vc, off + half, leafVals.chunk(right), roff, half);
+        Arrays.fill(kc, off + half, off + width, MAXKEY);
+        if (LINKS) {
+            int next = link(leaf, NEXT);
+            setLink(right, PREV, leaf);
+            setLink(right, NEXT, next);
+            setLink(leaf, NEXT, right);
+            if (next == NONE) {
+                tail = right;
+            } else {
+                setLink(next, PREV, right);
+            }
+        }
+        insertIntoParent(1, kc[off + half - 1], right);
+    }
+
+    /**
+     * Adds separator {@code sep} (the largest key left of it) with right child {@code kid} to the
+     * path node at level {@code h}: the path went through child c, so the key goes in at c and the
+     * child at c + 1, by the same masked shift as a leaf's.
+     */
+    private void insertIntoParent(int h, long sep, int kid) {
+        int w = width;
+        if (h > height) {
+            int oldRoot = root;
+            int node = allocInner(); // reserved
+            innerKeys.chunk(0)[innerOff(node)] = sep;
+            int[] ca = innerKids.chunk(0);
+            int co = kidOff(node);
+            ca[co] = oldRoot;
+            ca[co + 1] = kid;
+            root = node;
+            height++;
+            return;
+        }
+        int node = pathNode[h];
+        int c = pathPos[h];
+        long[] ka = innerKeys.chunk(0);
+        int[] ca = innerKids.chunk(0);
+        int off = innerOff(node);
+        int co = kidOff(node);
+        boolean full = ka[off + w - 3] != MAXKEY; // B-2 keys: this one makes B-1, then a split
+        NodeSearch.shiftRight(ka, off, c, w);
+        ka[off + c] = sep;
+        System.arraycopy(ca, co + c + 1, ca, co + c + 2, w - 2 - c);
+        ca[co + c + 1] = kid;
+        if (!full) {
+            return;
+        }
+        // B-1 keys and B children: the first B/2 children stay with B/2-1 keys, key B/2-1 goes
+        // up, the last B/2 children move right with the B/2-1 keys after it.
+        int right = allocInner(); // reserved, so the arrays did not move
+        int half = w / 2;
+        int roff = innerOff(right);
+        System.arraycopy(ka, off + half, ka, roff, half);
+        System.arraycopy(ca, co + half, ca, kidOff(right), half);
+        long up = ka[off + half - 1];
+        Arrays.fill(ka, off + half - 1, off + w, MAXKEY);
+        insertIntoParent(h + 1, up, right);
+    }
+
+    // ---- delete -------------------------------------------------------------------------------
+
+    @Override
+    public long remove(long key) {
+        if (key == MAXKEY) {
+            return removeMax();
+        }
+        int leaf = descend(key);
+        long[] kc = leafKeys.chunk(leaf);
+        long[] vc = leafVals.chunk(leaf);
+        int off = leafOff(leaf);
+        int w = width;
+        int r = NodeSearch.rank(kc, off, w, key);
+        if (kc[off + r] != key) {
+            return defaultReturnValue();
+        }
+        leafIds.reserveReleases(1);
+        innerIds.reserveReleases(2 * height + 1);
+        long previous = vc[off + r];
+        System.arraycopy(kc, off + r + 1, kc, off + r, w - 1 - r);
+        System.arraycopy(vc, off + r + 1, vc, off + r, w - 1 - r);
+        kc[off + w - 1] = MAXKEY;
+        size--;
+        modCount++;
+        if (kc[off] == MAXKEY && height > 0) {
+            removeLeaf(leaf);
+        }
+        return previous;
+    }
+
+    /** Frees an emptied leaf (unlinking it) and removes it from its parent. */
+    private void removeLeaf(int leaf) {
+        if (LINKS) {
+            int prev = link(leaf, PREV);
+            int next = link(leaf, NEXT);
+            if (prev == NONE) {
+                head = next;
+            } else {
+                setLink(prev, NEXT, next);
+            }
+            if (next == NONE) {
+                tail = prev;
+            } else {
+                setLink(next, PREV, prev);
+            }
+        }
+        leafIds.release(leaf);
+        removeChild(1);
+    }
+
+    /**
+     * Removes child {@code c = pathPos[h]} of the path node at level {@code h} with its upper
+     * bound, key c (the right neighbour takes its range); the last child goes with the key before
+     * it (the left neighbour's range extends). A node left without children goes too; then a root
+     * with one child is replaced by it.
+     */
+    private void removeChild(int h) {
+        int node = pathNode[h];
+        int c = pathPos[h];
+        int n = innerCount(node);
+        if (n == 0) {
+            if (h == height) {
+                throw new IllegalStateException(toString() + ": the root lost its last child");
+            }
+            innerIds.release(node);
+            removeChild(h + 1);
+            return;
+        }
+        long[] ka = innerKeys.chunk(0);
+        int[] ca = innerKids.chunk(0);
+        int off = innerOff(node);
+        int co = kidOff(node);
+        int k = c < n ? c : c - 1;
+        System.arraycopy(ka, off + k + 1, ka, off + k, n - k - 1);
+        ka[off + n - 1] = MAXKEY;
+        System.arraycopy(ca, co + c + 1, ca, co + c, n - c);
+        while (height > 0 && innerCount(root) == 0) {
+            int only = innerKid(root, 0);
+            innerIds.release(root);
+            root = only;
+            height--;
+        }
+    }
+
+    @Override
+    public void clear() {
+        init();
+        resetCommon();
+    }
+
+    // ---- the position SPI -----------------------------------------------------------------------
+
+    @Override
+    protected int firstLeaf() {
+        if (LINKS) {
+            return head;
+        }
+        int node = root;
+        for (int h = height; h > 0; h--) {
+            node = innerKid(node, 0);
+        }
+        return node;
+    }
+
+    @Override
+    protected int lastLeaf() {
+        if (LINKS) {
+            return tail;
+        }
+        int node = root;
+        for (int h = height; h > 0; h--) {
+            node = innerKid(node, innerCount(node));
+        }
+        return node;
+    }
+
+    @Override
+    protected int leafNext(int leaf) {
+        return LINKS ? link(leaf, NEXT) : step(leaf, true);
+    }
+
+    @Override
+    protected int leafPrev(int leaf) {
+        return LINKS ? link(leaf, PREV) : step(leaf, false);
+    }
+
+    /**
+     * The leaf after (or before) {@code leaf} without links: descend by its first key, keep the
+     * deepest ancestor that has a child to that side, and go down the near edge of that child.
+     * Only a lone root leaf can be empty, and it has no neighbour.
+     */
+    private int step(int leaf, boolean forward) {
+        long first = leafKeys.chunk(leaf)[leafOff(leaf)];
+        if (first == MAXKEY) {
+            return NONE;
+        }
+        long[] ka = innerKeys.chunk(0);
+        int[] ca = innerKids.chunk(0);
+        int w = width;
+        int node = root;
+        int turnAt = NONE;
+        int turnLevel = 0;
+        for (int h = height; h > 0; h--) {
+            int off = FlatLongNodeArray.offsetOf(node, w);
+            int co = FlatIntNodeArray.offsetOf(node, w);
+            int c = NodeSearch.rank(ka, off, w, first);
+            if (forward ? c < NodeSearch.rank(ka, off, w, MAXKEY) : c > 0) {
+                turnAt = co + (forward ? c + 1 : c - 1);
+                turnLevel = h;
+            }
+            node = ca[co + c];
+        }
+        if (turnAt == NONE) {
+            return NONE;
+        }
+        node = ca[turnAt];
+        for (int h = turnLevel - 1; h > 0; h--) {
+            node = ca[FlatIntNodeArray.offsetOf(node, w)
+                    + (forward ? 0 : NodeSearch.rank(ka, FlatLongNodeArray.offsetOf(node, w), w, MAXKEY))];
+        }
+        return node;
+    }
+
+    @Override
+    protected long leafBitmap(int leaf) {
+        return (1L << leafCount(leaf)) - 1; // at most B-1 = 63 keys
+    }
+
+    @Override
+    protected int leafSuccGE(int leaf, long key) {
+        return NodeSearch.rank(leafKeys.chunk(leaf), leafOff(leaf), width, key);
+    }
+
+    @Override
+    protected int leafSuccGT(int leaf, long key) {
+        // keys are distinct: the keys <= key are the keys < key, plus key itself if present
+        long[] kc = leafKeys.chunk(leaf);
+        int off = leafOff(leaf);
+        int r = NodeSearch.rank(kc, off, width, key);
+        return kc[off + r] == key ? r + 1 : r;
+    }
+
+    @Override
+    protected long leafKey(int leaf, int slot) {
+        return leafKeys.chunk(leaf)[leafOff(leaf) + slot];
+    }
+
+    @Override
+    protected long leafValue(int leaf, int slot) {
+        return leafVals.chunk(leaf)[leafOff(leaf) + slot];
+    }
+
+    @Override
+    protected int visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
+        long[] kc = leafKeys.chunk(leaf);
+        long[] vc = leafVals.chunk(leaf);
+        int off = leafOff(leaf);
+        int n = 0;
+        for (; bits != 0; bits &= bits - 1) {
+            int slot = Long.numberOfTrailingZeros(bits);
+            n++;
+            boolean go = visitor.visit(kc[off + slot], vc[off + slot]);
+            checkUnchanged(expectedModCount);
+            if (!go) {
+                return -n;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    protected int descentLevels() {
+        return height;
+    }
+
+    @Override
+    protected String describeShape() {
+        return "B=" + width + ", leaves=" + leafIds.inUse() + ", inner=" + innerIds.inUse() + ", height=" + height
+                + ", links=" + LINKS + ", bulkFill=" + bulkFill;
+    }
+
+    @Override
+    public long memoryBytes() {
+        return 16 + 8L * 16 + leafKeys.bytes() + leafVals.bytes() + (LINKS ? leafLinks.bytes() : 0)
+                + leafIds.bytes() + innerKeys.bytes() + innerKids.bytes() + innerIds.bytes()
+                + 2 * (16 + 4L * pathNode.length);
+    }
+
+    @Override
+    protected void checkStructure() {
+        new BMinusChecker(this).check();
+    }
+
+    int head() {
+        return head;
+    }
+
+    int tail() {
+        return tail;
+    }
+
+    // ---- bulk load ----------------------------------------------------------------------------
+
+    /**
+     * A tree of {@code keys} (strictly ascending; {@code values} may be null for zeros) with
+     * leaves holding {@code leafFill} of their {@code B-1} keys and full inner nodes, each level
+     * spread evenly so that no node is nearly empty.
+     */
+    static BMinusTree bulkLoad(String name, int width, long[] keys, long[] values, double leafFill) {
+        if (!(leafFill >= 0.5 && leafFill <= 1.0)) {
+            throw new IllegalArgumentException("leafFill must be in [0.5, 1], got " + leafFill);
+        }
+        BMinusTree t = new BMinusTree(name, width, leafFill);
+        int n = t.acceptBulk(keys, values);
+        if (n == 0) {
+            return t;
+        }
+        int per = Math.max(1, (int) Math.round(leafFill * (width - 1)));
+        int leaves = (int) ((n + (long) per - 1) / per);
+        int[] ids = new int[leaves];
+        long[] maxs = new long[leaves];
+        int prev = NONE;
+        for (int j = 0, i = 0; j < leaves; j++) {
+            int take = n / leaves + (j < n % leaves ? 1 : 0); // even: no nearly empty last leaf
+            int leaf = j == 0 ? t.root : t.allocLeaf();
+            int off = t.leafOff(leaf);
+            System.arraycopy(keys, i, t.leafKeys.chunk(leaf), off, take);
+            if (values != null) {
+                System.arraycopy(values, i, t.leafVals.chunk(leaf), off, take);
+            }
+            if (LINKS) {
+                t.setLink(leaf, PREV, prev);
+                if (prev != NONE) {
+                    t.setLink(prev, NEXT, leaf);
+                }
+            }
+            ids[j] = leaf;
+            i += take;
+            maxs[j] = keys[i - 1];
+            prev = leaf;
+        }
+        t.head = ids[0];
+        t.tail = prev;
+        int count = leaves;
+        int kids = width - 1;
+        while (count > 1) {
+            int nodes = (count + kids - 1) / kids;
+            int c = 0;
+            for (int j = 0; j < nodes; j++) {
+                int take = count / nodes + (j < count % nodes ? 1 : 0);
+                int node = t.allocInner();
+                int off = t.innerOff(node);
+                int co = t.kidOff(node);
+                long[] ka = t.innerKeys.chunk(0);
+                int[] ca = t.innerKids.chunk(0);
+                for (int s = 0; s < take; s++) {
+                    ca[co + s] = ids[c + s];
+                    if (s < take - 1) {
+                        ka[off + s] = maxs[c + s];
+                    }
+                }
+                ids[j] = node;
+                maxs[j] = maxs[c + take - 1];
+                c += take;
+            }
+            count = nodes;
+            t.height++;
+        }
+        t.root = ids[0];
+        t.leafKeys.trimTo(t.leafIds.count());
+        t.leafVals.trimTo(t.leafIds.count());
+        if (LINKS) {
+            t.leafLinks.trimTo(t.leafIds.count());
+        }
+        t.innerKeys.trimTo(t.innerIds.count());
+        t.innerKids.trimTo(t.innerIds.count());
+        return t;
+    }
+}

@@ -1,0 +1,44 @@
+package org.bforest.bminus;
+
+import org.bforest.LongIndex;
+
+/**
+ * The one way into this package from outside it: {@code org.bforest.Indexes} builds the
+ * B&minus; tree through these factories; the tree class is package-private and final. Not
+ * exported to users (see {@code module-info.java}).
+ */
+public final class BMinusTrees {
+    /** The article's node size. */
+    public static final int DEFAULT_NODE_KEYS = 32;
+    /**
+     * Bulk-loaded leaves hold this share of their B-1 keys: the fill the article's trees reach
+     * under uniform inserts (about 75%), so a loaded tree is the tree the article measures and
+     * its first inserts do not all split.
+     */
+    public static final double BULK_FILL = 0.75;
+
+    private BMinusTrees() {
+    }
+
+    /** An empty B&minus; tree of {@code nodeKeys} (16, 32 or 64) keys a node. */
+    public static LongIndex empty(int nodeKeys) {
+        return new BMinusTree(name(nodeKeys), nodeKeys, BULK_FILL);
+    }
+
+    /**
+     * A B&minus; tree bulk-loaded from {@code sortedKeys}.
+     *
+     * @throws IllegalArgumentException on unsorted or duplicate keys, arrays of different lengths
+     *                                  or a node size other than 16, 32 or 64; nothing is built
+     */
+    public static LongIndex bulkLoad(long[] sortedKeys, long[] values, int nodeKeys) {
+        return BMinusTree.bulkLoad(name(nodeKeys), nodeKeys, sortedKeys, values, BULK_FILL);
+    }
+
+    private static String name(int nodeKeys) {
+        if (nodeKeys != 16 && nodeKeys != 32 && nodeKeys != 64) {
+            throw new IllegalArgumentException("a B-minus tree node holds 16, 32 or 64 keys, not " + nodeKeys);
+        }
+        return "B-minus tree";
+    }
+}

@@ -1,0 +1,161 @@
+package org.bforest.bminus;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.bforest.Indexes;
+import org.bforest.LongIndex;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the conformance kit cannot see of the B&minus; tree: the shapes its bulk load, splits and
+ * lazy deletion produce at each node size, and the walk between leaves (the kit runs it as
+ * {@code bminus}, {@code bminus16} and {@code bminus64}).
+ */
+class BMinusTreeTest {
+
+    private static long[] keys(int n, long step) {
+        long[] k = new long[n];
+        for (int i = 0; i < n; i++) {
+            k[i] = i * step;
+        }
+        return k;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {16, 32, 64})
+    void bulkLoadFillsLeavesThreeQuartersAndEvenly(int b) {
+        int per = (int) Math.round(0.75 * (b - 1));
+        BMinusTree t = BMinusTree.bulkLoad("t", b, keys(per * 1000, 3), null, 0.75);
+        assertEquals(1000, t.leafIds.inUse());
+        for (int leaf = t.firstLeaf(); leaf != BMinusTree.NONE; leaf = t.leafNext(leaf)) {
+            assertEquals(per, t.leafCount(leaf));
+        }
+        BMinusTree odd = BMinusTree.bulkLoad("t", b, keys(per * 5 + 1, 1), null, 0.75);
+        int min = Integer.MAX_VALUE;
+        for (int leaf = odd.firstLeaf(); leaf != BMinusTree.NONE; leaf = odd.leafNext(leaf)) {
+            min = Math.min(min, odd.leafCount(leaf));
+        }
+        assertTrue(min >= (per * 5 + 1) / 6, "spread evenly, no nearly empty last leaf: " + min);
+        t.checkInvariants();
+        odd.checkInvariants();
+        BMinusTree full = BMinusTree.bulkLoad("t", b, keys((b - 1) * 700, 1), null, 1.0);
+        assertEquals(700, full.leafIds.inUse(), "full leaves hold B-1 keys");
+        full.checkInvariants();
+        for (long k = 0; k < (b - 1) * 700L; k += 7) { // every insert into a full leaf splits it
+            full.put(k * 2 + 100_000_000L, k);
+        }
+        full.checkInvariants();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {16, 32, 64})
+    void aLeafSplitsInHalvesWhenItReachesBKeysAndEveryLevelSplits(int b) {
+        BMinusTree t = new BMinusTree("t", b, 0.75);
+        for (int i = 0; i < b - 1; i++) {
+            t.put(i * 10L, i);
+        }
+        assertEquals(0, t.height, "B-1 keys fit in the root leaf");
+        t.put(5, -1); // the B-th key uses the spare slot, then the leaf splits
+        assertEquals(1, t.height);
+        assertEquals(b / 2, t.leafCount(t.firstLeaf()));
+        assertEquals(b / 2, t.leafCount(t.lastLeaf()));
+        assertEquals(10L * (b / 2 - 2), t.innerKey(t.root, 0), "the left half's largest key goes up");
+        t.checkInvariants();
+        for (long k = 1000; k < 100_000; k++) { // ascending: every level splits on the way
+            t.put(k, k);
+        }
+        assertTrue(t.height >= (b == 64 ? 2 : 3), "height " + t.height);
+        t.checkInvariants();
+        for (long k = 1_000_000; k > 900_000; k--) { // descending too
+            t.put(k, k);
+        }
+        t.checkInvariants();
+        assertEquals(-1, t.get(5, 99));
+        assertEquals(99, t.get(6, 99));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {16, 32, 64})
+    void lazyDeletionFreesEmptiedNodesAndCollapsesTheRoot(int b) {
+        BMinusTree t = BMinusTree.bulkLoad("t", b, keys(50_000, 2), null, 1.0);
+        int height = t.height;
+        SplittableRandom r = new SplittableRandom(5);
+        long[] order = keys(50_000, 2);
+        for (int i = order.length - 1; i > 0; i--) {
+            int j = r.nextInt(i + 1);
+            long x = order[i];
+            order[i] = order[j];
+            order[j] = x;
+        }
+        for (int i = 0; i < order.length; i++) {
+            assertTrue(t.delete(order[i]));
+            if (i % 5000 == 0) {
+                t.checkInvariants();
+            }
+        }
+        assertEquals(0, t.size());
+        assertEquals(0, t.height, "the root collapsed from height " + height);
+        assertEquals(1, t.leafIds.inUse());
+        assertEquals(0, t.innerIds.inUse());
+        t.checkInvariants();
+        for (long k = 0; k < 10_000; k++) { // freed ids are reused
+            t.put(k, k);
+        }
+        t.checkInvariants();
+        assertTrue(t.leafIds.count() <= 50_000 / (b - 1) + 2, "leaf ids reused: " + t.leafIds.count());
+    }
+
+    @Test
+    void separatorsOfDeletedKeysStillRouteAndTheWalkBetweenLeavesSkipsNothing() {
+        // Delete the largest key of every leaf: the parents keep separators that are no longer
+        // keys, which must still route lookups, inserts and the leaf-to-leaf walk (with or
+        // without links) correctly.
+        BMinusTree t = BMinusTree.bulkLoad("t", 16, keys(20_000, 5), null, 1.0);
+        TreeMap<Long, Long> model = new TreeMap<>();
+        for (long k = 0; k < 20_000 * 5L; k += 5) {
+            model.put(k, 0L);
+        }
+        for (int leaf = t.firstLeaf(); leaf != BMinusTree.NONE;) {
+            int next = t.leafNext(leaf);
+            long last = t.leafKey(leaf, t.leafCount(leaf) - 1);
+            t.remove(last);
+            model.remove(last);
+            leaf = next;
+        }
+        t.checkInvariants();
+        for (long k = 1; k < 20_000 * 5L; k += 10) {
+            t.put(k, k);
+            model.put(k, k);
+        }
+        t.checkInvariants();
+        LongIndex ix = t;
+        long[] seen = new long[model.size()];
+        int[] n = {0};
+        ix.forEach((k, v) -> seen[n[0]++] = k);
+        assertEquals(model.size(), n[0]);
+        int i = 0;
+        for (long k : model.keySet()) {
+            assertEquals(k, seen[i++]);
+        }
+        for (long k = -3; k < 20_000 * 5L + 3; k += 3) {
+            Long c = model.ceilingKey(k);
+            assertEquals(c == null ? -42 : c, ix.ceilingKey(k, -42), "ceiling of " + k);
+            Long f = model.floorKey(k);
+            assertEquals(f == null ? -42 : f, ix.floorKey(k, -42), "floor of " + k);
+        }
+    }
+
+    @Test
+    void nodeSizeIsSixteenThirtyTwoOrSixtyFour() {
+        assertThrows(IllegalArgumentException.class, () -> Indexes.bMinusTree(8));
+        assertThrows(IllegalArgumentException.class, () -> Indexes.bMinusTree(new long[] {1, 2}, null, 48));
+        assertTrue(Indexes.bMinusTree(64).toString().contains("B=64"));
+        assertTrue(Indexes.bMinusTree().toString().contains("B=32"));
+    }
+}
