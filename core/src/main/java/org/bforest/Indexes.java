@@ -140,8 +140,8 @@ public final class Indexes {
     }
 
     /**
-     * A B&minus; tree bulk-loaded from {@code sortedKeys}, leaves three quarters full (the fill
-     * the article's trees reach under uniform inserts). The arrays are copied.
+     * A B&minus; tree bulk-loaded from {@code sortedKeys} with full leaves (B-1 keys each; the
+     * first insert into one splits it). The arrays are copied.
      *
      * @param values the value of each key, or {@code null} for zeros
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays differ

@@ -73,6 +73,16 @@ final class BMinusTree extends LeafChainIndex {
     private static final int NEXT = 0;
     private static final int PREV = 1;
 
+    /**
+     * Always 0, but not {@code final}, so the JIT cannot fold {@code x & touch} away: a load
+     * and-ed with it stays in the code and, its address not depending on the rank, is issued with
+     * the key loads, so the child-id (or value) line is on its way when the rank arrives and the
+     * two misses overlap instead of adding up: Java's stand-in for {@code __builtin_prefetch}, as
+     * in the BS-tree's inner levels.
+     */
+    @SuppressWarnings("FieldMayBeFinal")
+    private static int touch = 0;
+
     /** B: keys per node, 16, 32 or 64. */
     final int width;
     private final double bulkFill;
@@ -215,9 +225,12 @@ final class BMinusTree extends LeafChainIndex {
         long[] ka = innerKeys.chunk(0);
         int[] ca = innerKids.chunk(0);
         int w = width;
+        int z = touch;
         int node = root;
         for (int h = height; h > 0; h--) {
-            node = ca[FlatIntNodeArray.offsetOf(node, w) + NodeSearch.rank(ka, FlatLongNodeArray.offsetOf(node, w), w, key)];
+            int co = FlatIntNodeArray.offsetOf(node, w);
+            int t = (ca[co] | ca[co + (w >> 1)] | ca[co + w - 1]) & z; // every child-id line, see touch
+            node = ca[co + t + NodeSearch.rank(ka, FlatLongNodeArray.offsetOf(node, w), w, key)];
         }
         return node;
     }
@@ -227,12 +240,15 @@ final class BMinusTree extends LeafChainIndex {
         long[] ka = innerKeys.chunk(0);
         int[] ca = innerKids.chunk(0);
         int w = width;
+        int z = touch;
         int node = root;
         for (int h = height; h > 0; h--) {
+            int co = FlatIntNodeArray.offsetOf(node, w);
+            int t = (ca[co] | ca[co + (w >> 1)] | ca[co + w - 1]) & z; // see touch
             int c = NodeSearch.rank(ka, FlatLongNodeArray.offsetOf(node, w), w, key);
             pathNode[h] = node;
             pathPos[h] = c;
-            node = ca[FlatIntNodeArray.offsetOf(node, w) + c];
+            node = ca[co + c + t];
         }
         return node;
     }
@@ -244,8 +260,20 @@ final class BMinusTree extends LeafChainIndex {
         }
         int leaf = findLeaf(key);
         long[] kc = leafKeys.chunk(leaf);
-        int at = leafOff(leaf) + NodeSearch.rank(kc, leafOff(leaf), width, key);
-        return kc[at] == key ? leafVals.chunk(leaf)[at] : absent;
+        long[] vc = leafVals.chunk(leaf);
+        int off = leafOff(leaf);
+        int t = touchValues(vc, off);
+        int at = off + NodeSearch.rank(kc, off, width, key);
+        return kc[at] == key ? vc[at + t] : absent;
+    }
+
+    /** Starts the loads of every value line of a leaf with its keys' (0; see {@link #touch}). */
+    private int touchValues(long[] vc, int off) {
+        long v = vc[off] | vc[off + width - 1];
+        for (int i = 8; i < width; i += 8) { // a line is 8 values, wherever the leaf starts
+            v |= vc[off + i];
+        }
+        return (int) v & touch;
     }
 
     @Override
@@ -270,7 +298,7 @@ final class BMinusTree extends LeafChainIndex {
         long[] vc = leafVals.chunk(leaf);
         int off = leafOff(leaf);
         int w = width;
-        int r = NodeSearch.rank(kc, off, w, key);
+        int r = NodeSearch.rank(kc, off, w, key) + touchValues(vc, off);
         if (kc[off + r] == key) {
             long previous = vc[off + r];
             vc[off + r] = value;

@@ -22,13 +22,13 @@ public enum Structure {
             false, true, () -> new LongIndexAdapter(Indexes::bsTree), -1),
     BMINUS("bminus", "bforest B-minus tree (Indexes.bMinusTree, the article's design on 64-bit keys): nodes of 32"
             + " keys padded with infinities, SIMD rank (compare + popcount), masked-shift inserts",
-            "bulk load Indexes.bMinusTree(sortedKeys, values): leaves 75% full", "its own memoryBytes()", false, true,
+            "bulk load Indexes.bMinusTree(sortedKeys, values): full leaves", "its own memoryBytes()", false, true,
             () -> new BMinusAdapter(32), -1),
     BMINUS16("bminus16", "bforest B-minus tree with nodes of 16 keys (Indexes.bMinusTree(keys, values, 16))",
-            "bulk load Indexes.bMinusTree(sortedKeys, values, 16): leaves 75% full", "its own memoryBytes()", false,
+            "bulk load Indexes.bMinusTree(sortedKeys, values, 16): full leaves", "its own memoryBytes()", false,
             true, () -> new BMinusAdapter(16), -1),
     BMINUS64("bminus64", "bforest B-minus tree with nodes of 64 keys (Indexes.bMinusTree(keys, values, 64))",
-            "bulk load Indexes.bMinusTree(sortedKeys, values, 64): leaves 75% full", "its own memoryBytes()", false,
+            "bulk load Indexes.bMinusTree(sortedKeys, values, 64): full leaves", "its own memoryBytes()", false,
             true, () -> new BMinusAdapter(64), -1),
     BPLUS("bplus", "bforest plain B+-tree (Indexes.bPlusTree): packed sorted nodes, binary search, no gaps, no"
             + " SIMD; leaves of 16 entries (256 bytes), inner nodes of 16 keys, as STX", "bulk load"
