@@ -9,6 +9,8 @@ import org.bforest.bench.workloads.Workload;
  * Everything one benchmark run needs to know, parsed from the command line by
  * {@link OptionsParser}.
  *
+ * @param keys        the key counts to bulk-load, ascending and distinct: one, or several for a
+ *                    size sweep (every size runs every dataset and workload)
  * @param seed        overrides every dataset's own seed when non-null
  * @param csv         where to write the CSV, or null
  * @param reportDir   where to write the report, or null
@@ -16,7 +18,7 @@ import org.bforest.bench.workloads.Workload;
  * @param values      the value each key carries
  * @param batch       0, or the batch size of the batched-lookup workload run beside A
  */
-public record Options(List<Structure> structures, List<String> datasets, int keys, int ops,
+public record Options(List<Structure> structures, List<String> datasets, List<Integer> keys, int ops,
                       List<Workload> workloads, List<Integer> threads, Long seed, int reps, int warmups,
                       Path csv, Path reportDir, boolean sosdUnsignedShift, ProgressMode progress, String scale,
                       boolean help, ValueMode values, int batch) {
@@ -33,7 +35,18 @@ public record Options(List<Structure> structures, List<String> datasets, int key
     public Options {
         structures = List.copyOf(structures);
         datasets = List.copyOf(datasets);
+        keys = List.copyOf(keys);
         workloads = List.copyOf(workloads);
         threads = List.copyOf(threads);
+    }
+
+    /** Whether this is a size sweep: more than one key count. */
+    public boolean sweep() {
+        return keys.size() > 1;
+    }
+
+    /** The key counts the short way, joined: "1M", or "1K, 10K, 100K" for a sweep. */
+    public String keysText() {
+        return String.join(", ", keys.stream().map(k -> Counts.format(k)).toList());
     }
 }

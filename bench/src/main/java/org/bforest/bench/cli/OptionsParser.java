@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeSet;
 import org.bforest.bench.BenchException;
 import org.bforest.bench.structures.Structure;
 import org.bforest.bench.workloads.Workload;
@@ -42,8 +43,15 @@ public final class OptionsParser {
                                  [0, 2^30), seed 3, as the B- tree article's), or the path of a
                                  SOSD key file (little-endian uint64 count, then the uint64
                                  keys). Default uniform,dense
-              --keys N           keys bulk-loaded before each workload: 1000, 10K, 10M, 1.5M ...
-                                 (default 1M)
+              --keys N[,N...]    keys bulk-loaded before each workload: 1000, 10K, 10M, 1.5M ...
+                                 (default 1M). A comma list is a size sweep, e.g.
+                                 --keys 1K,10K,100K,1M,10M: every size runs every dataset and
+                                 workload (sizes in ascending order, duplicates dropped; the
+                                 keys are generated afresh per size). Each CSV row carries its
+                                 size (keys column), and the report draws throughput against
+                                 the number of keys per dataset and workload: a line per
+                                 structure, keys on a log axis, where the cache levels show
+                                 as steps
               --ops N            operations per workload, generated before timing (default 250K)
               --workloads LIST   comma list of A,B,C,D,E (default all five):
                                    A read-only    100% lookups of present keys
@@ -72,7 +80,7 @@ public final class OptionsParser {
                                  median is reported with the spread (min-max) beside it
               --warmup W         untimed repetitions before those (default 1)
               --csv FILE         also write the results as CSV, one row per structure, dataset,
-                                 workload and thread count, with the header
+                                 workload, thread count and key count, with the header
                                  structure,dataset,workload,threads,keys,ops,mops,build_s,
                                  bytes_per_key,mops_min,mops_max,reps,batch,
                                  bytes_per_key_after,values,commit,cpu,vector
@@ -86,7 +94,10 @@ public final class OptionsParser {
                                  and the node-search kernel the row was measured with
               --report DIR       write a report into DIR: index.html (a self-contained page with
                                  charts: throughput, memory per key, build time, ratios, every
-                                 figure, notes, machine and JVM), results.csv and summary.txt
+                                 figure, notes, machine and JVM; with several --keys, a line
+                                 chart per dataset and workload of Mops/s against the number of
+                                 keys on a log axis, and the bar charts and ratios per size),
+                                 results.csv and summary.txt
               --scale paper      the papers' scale: 150M keys, 50M operations (needs a large heap:
                                  set BFOREST_JVM_OPTS=-Xmx...; peers that cannot fit are skipped).
                                  --keys and --ops still override it. --scale default is the default
@@ -108,7 +119,7 @@ public final class OptionsParser {
     public static Options parse(String... args) {
         List<Structure> structures = List.of(Structure.values());
         List<String> datasets = List.of("uniform", "dense");
-        Long keys = null;
+        List<Long> keys = null;
         Long ops = null;
         List<Workload> workloads = List.of(Workload.values());
         List<Integer> threads = List.of(1);
@@ -149,7 +160,7 @@ public final class OptionsParser {
                         switch (name) {
                             case "--structures" -> structures = structures(value);
                             case "--dataset", "--datasets" -> datasets = list(name, value);
-                            case "--keys" -> keys = Counts.parse(name, value);
+                            case "--keys" -> keys = counts(name, value);
                             case "--ops" -> ops = Counts.parse(name, value);
                             case "--workloads" -> workloads = workloads(value);
                             case "--threads" -> threads = threads(value);
@@ -174,7 +185,8 @@ public final class OptionsParser {
             }
         }
         boolean paper = scale.equals("paper");
-        int k = count("--keys", keys != null ? keys : paper ? Options.PAPER_KEYS : Options.DEFAULT_KEYS, 1);
+        List<Integer> k = sizes("--keys", keys != null ? keys
+                : List.of((long) (paper ? Options.PAPER_KEYS : Options.DEFAULT_KEYS)));
         int o = count("--ops", ops != null ? ops : paper ? Options.PAPER_OPS : Options.DEFAULT_OPS, 1);
         return new Options(structures, datasets, k, o, workloads, threads, seed, reps, warmups, csv, report, shift,
                 progress, scale, help, values, batch);
@@ -185,6 +197,29 @@ public final class OptionsParser {
             throw new IllegalArgumentException("--batch must be between 1 and 1M keys a call, got " + v);
         }
         return (int) v;
+    }
+
+    /** A comma list of counts, each parsed by {@link Counts#parse} (blank elements ignored). */
+    private static List<Long> counts(String name, String value) {
+        List<Long> out = new ArrayList<>();
+        for (String s : value.split(",")) {
+            if (!s.isBlank()) {
+                out.add(Counts.parse(name, s.trim()));
+            }
+        }
+        if (out.isEmpty()) {
+            Counts.parse(name, value); // throws, naming the value
+        }
+        return out;
+    }
+
+    /** Each count checked as {@link #count} does, then ascending and distinct. */
+    private static List<Integer> sizes(String name, List<Long> values) {
+        TreeSet<Integer> out = new TreeSet<>();
+        for (long v : values) {
+            out.add(count(name, v, 1));
+        }
+        return List.copyOf(out);
     }
 
     private static int count(String name, long v, long min) {

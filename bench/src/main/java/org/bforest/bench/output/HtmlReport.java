@@ -24,6 +24,12 @@ import org.bforest.bench.workloads.WorkloadGenerator;
  * (Table 2), build time (Table 1), every figure, the notes, the datasets, the structures, the
  * protocol, and the machine, JVM and command line that produced it. The markup is XHTML-compatible
  * (well-formed XML), so it can be checked by any XML parser.
+ *
+ * <p>A size sweep (figures at several key counts, {@code --keys 1K,10K,...}) adds a section of
+ * line charts, one per dataset and workload: Mops/s against the number of keys on a log axis, a
+ * line per structure, where the cache levels show as steps. The ratios, bar charts and tables
+ * above and below it are then drawn once per size, each from that size's figures alone
+ * ({@link ReportData#forSize}): nothing compares figures of different sizes but the line charts.
  */
 public final class HtmlReport implements ReportWriter {
     private static final Pattern SHELL_SAFE = Pattern.compile("[A-Za-z0-9_./,=:@%+^-]+");
@@ -43,10 +49,11 @@ public final class HtmlReport implements ReportWriter {
                 .append("<meta charset=\"utf-8\"/>\n")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n")
                 .append("<title>").append(Html.esc("bforest benchmark: " + String.join(", ", d.datasets()) + ", "
-                        + Counts.format(o.keys()) + " keys, " + run.environment().started())).append("</title>\n")
+                        + o.keysText() + " keys, " + run.environment().started())).append("</title>\n")
                 .append("<style>\n").append(CSS).append("</style>\n</head>\n<body>\n<main>\n");
         header(sb, run, d);
         highlights(sb, d);
+        sweep(sb, d);
         throughput(sb, d);
         memory(sb, d);
         build(sb, d);
@@ -75,7 +82,7 @@ public final class HtmlReport implements ReportWriter {
     private static void header(StringBuilder sb, RunSummary run, ReportData d) {
         Options o = run.options();
         List<String> facts = new ArrayList<>();
-        facts.add(Counts.format(o.keys()) + " keys bulk-loaded");
+        facts.add(o.keysText() + " keys bulk-loaded" + (o.sweep() ? " (a size sweep)" : ""));
         facts.add(Counts.format(o.ops()) + " operations per workload");
         facts.add((d.datasets().size() == 1 ? "dataset " : "datasets ") + String.join(", ", d.datasets()));
         facts.add(String.join(", ", o.threads().stream().map(String::valueOf).toList())
@@ -124,24 +131,96 @@ public final class HtmlReport implements ReportWriter {
         return iso;
     }
 
+    /** One view per size: the run itself, or each size of a sweep alone. */
+    private static List<ReportData> views(ReportData d) {
+        if (!d.sweep()) {
+            return List.of(d);
+        }
+        List<ReportData> out = new ArrayList<>();
+        for (int n : d.sizes()) {
+            out.add(d.forSize(n));
+        }
+        return out;
+    }
+
+    /** The heading of one size's part of a section, in a sweep only. */
+    private static void sizeHeading(StringBuilder sb, ReportData d, ReportData view) {
+        if (d.sweep()) {
+            sb.append("<h3>").append(Html.esc(view.keysText() + " keys")).append("</h3>\n");
+        }
+    }
+
     private static void highlights(StringBuilder sb, ReportData d) {
-        List<Callouts.Callout> cs = Callouts.all(d);
-        if (cs.isEmpty()) {
+        List<ReportData> views = views(d);
+        List<List<Callouts.Callout>> cards = new ArrayList<>();
+        boolean any = false;
+        for (ReportData v : views) {
+            List<Callouts.Callout> cs = Callouts.all(v);
+            cards.add(cs);
+            any |= !cs.isEmpty();
+        }
+        if (!any) {
             return;
         }
         Structure head = Callouts.headline(d);
         Structure ref = head == null ? null : Callouts.reference(d, head);
-        section(sb, "highlights", "Highlights", ref == null ? "Ratios from this run."
+        String perSize = d.sweep() ? " Each size on its own: a ratio never mixes figures of different sizes." : "";
+        section(sb, "highlights", "Highlights", (ref == null ? "Ratios from this run."
                 : "Ratios from this run: " + head.cliName() + " against " + ref.cliName() + (d.datasets().size() > 1
                 ? ", the range over the datasets, then each dataset's ratio."
-                : "; the small print names the fastest other structure where it is not " + ref.cliName() + "."));
+                : "; the small print names the fastest other structure where it is not " + ref.cliName() + "."))
+                + perSize);
+        for (int i = 0; i < views.size(); i++) {
+            if (!cards.get(i).isEmpty()) {
+                sizeHeading(sb, d, views.get(i));
+                cards(sb, cards.get(i));
+            }
+        }
+        sb.append("</section>\n");
+    }
+
+    private static void cards(StringBuilder sb, List<Callouts.Callout> cs) {
         sb.append("<div class=\"cards\">\n");
         for (Callouts.Callout c : cs) {
             sb.append("<div class=\"card\" style=\"--c:").append(Html.esc(c.colour())).append("\"><div class=\"fig\">")
                     .append(Html.esc(c.figure())).append("</div><div class=\"txt\">").append(Html.esc(c.text()))
                     .append("</div><div class=\"detail\">").append(Html.esc(c.detail())).append("</div></div>\n");
         }
-        sb.append("</div>\n</section>\n");
+        sb.append("</div>\n");
+    }
+
+    /**
+     * A size sweep's figure: per dataset, a line chart per workload of Mops/s against the number
+     * of keys (log axis), a line per structure. Nothing for a run at one size.
+     */
+    private static void sweep(StringBuilder sb, ReportData d) {
+        if (!d.sweep()) {
+            return;
+        }
+        int base = d.baseThreads();
+        section(sb, "sweep", "Throughput against the number of keys", null);
+        sb.append("<p class=\"lead\">").append(Html.esc("Million operations per second, higher is better, at each"
+                + " number of keys the run swept (" + d.keysText() + "; keys on a log axis, "
+                + ReportCharts.threads(base) + "): a line per structure, a marker per size (its tooltip gives the"
+                + " median and the slowest and fastest repetition). Where a structure outgrows a cache level, its"
+                + " line steps down. A gap: the structure did not run at that size (see the notes)."))
+                .append("</p>\n");
+        for (String ds : d.datasets()) {
+            List<String> charts = new ArrayList<>();
+            for (Workload w : d.workloads()) {
+                SvgLineChart c = ReportCharts.sweep(d, ds, w, base);
+                if (c != null) {
+                    charts.add("<figure>\n<figcaption>" + Html.esc(w.name() + " " + w.title() + " · " + w.mix())
+                            + "</figcaption>\n" + c.render() + "</figure>\n");
+                }
+            }
+            if (!charts.isEmpty()) {
+                sb.append("<h3>").append(Html.esc(ds)).append("</h3>\n<div class=\"grid2\">\n");
+                charts.forEach(sb::append);
+                sb.append("</div>\n");
+            }
+        }
+        sb.append("</section>\n");
     }
 
     private static void throughput(StringBuilder sb, ReportData d) {
@@ -160,18 +239,23 @@ public final class HtmlReport implements ReportWriter {
         if (d.structures().isEmpty()) {
             sb.append("<p class=\"muted\">No structure ran.</p>\n");
         }
-        int base = d.baseThreads();
-        for (String ds : d.datasets()) {
-            if (d.structures(ds, base).isEmpty()) {
-                continue;
+        for (ReportData v : views(d)) {
+            sizeHeading(sb, d, v);
+            String size = d.sweep() ? " · " + v.keysText() + " keys" : "";
+            int base = v.baseThreads();
+            for (String ds : v.datasets()) {
+                if (v.structures(ds, base).isEmpty()) {
+                    continue;
+                }
+                figure(sb, ds + size + " · " + ReportCharts.threads(base), ReportCharts.throughput(v, ds, base));
             }
-            figure(sb, ds + " · " + ReportCharts.threads(base), ReportCharts.throughput(d, ds, base));
-        }
-        for (String ds : d.datasets()) {
-            SvgBarChart c = ReportCharts.scaling(d, ds);
-            if (c != null) {
-                figure(sb, ds + " · by thread count (" + String.join(", ", d.threads().stream().map(String::valueOf)
-                        .toList()) + "; the label under a bar is its thread count, paler bars fewer threads)", c);
+            for (String ds : v.datasets()) {
+                SvgBarChart c = ReportCharts.scaling(v, ds);
+                if (c != null) {
+                    figure(sb, ds + size + " · by thread count (" + String.join(", ", v.threads().stream()
+                            .map(String::valueOf).toList()) + "; the label under a bar is its thread count, paler"
+                            + " bars fewer threads)", c);
+                }
             }
         }
         sb.append("</section>\n");
@@ -192,15 +276,30 @@ public final class HtmlReport implements ReportWriter {
                 + " structure keeps alive) and the structure's <b>own accounting</b> (<code>memoryBytes()</code> for"
                 + " bforest; for the others an estimate from this JVM's object layout: ")
                 .append(Html.esc(d.run().environment().layout())).append(").</p>\n");
-        for (String ds : d.datasets()) {
-            figure(sb, ds, ReportCharts.memory(d, ds));
+        List<ReportData> views = views(d);
+        for (ReportData v : views) {
+            sizeHeading(sb, d, v);
+            for (String ds : v.datasets()) {
+                figure(sb, ds + (d.sweep() ? " · " + v.keysText() + " keys" : ""), ReportCharts.memory(v, ds));
+            }
+            sb.append(HtmlTables.memory(v));
         }
-        sb.append(HtmlTables.memory(d));
-        String after = HtmlTables.memoryAfterWrites(d);
-        if (after != null) {
-            sb.append("<h3>After the workloads that write</h3>\n<p class=\"lead\">Bytes per key held after each"
-                    + " workload that inserts or deletes, measured the same two ways on its first timed repetition"
-                    + " (heap after GC: after the run minus before the build).</p>\n").append(after);
+        boolean headed = false;
+        for (ReportData v : views) {
+            String after = HtmlTables.memoryAfterWrites(v);
+            if (after == null) {
+                continue;
+            }
+            if (!headed) {
+                sb.append("<h3>After the workloads that write</h3>\n<p class=\"lead\">Bytes per key held after"
+                        + " each workload that inserts or deletes, measured the same two ways on its first timed"
+                        + " repetition (heap after GC: after the run minus before the build).</p>\n");
+                headed = true;
+            }
+            if (d.sweep()) {
+                sb.append("<p class=\"sub\">").append(Html.esc(v.keysText() + " keys")).append("</p>\n");
+            }
+            sb.append(after);
         }
         sb.append("</section>\n");
     }
@@ -211,9 +310,12 @@ public final class HtmlReport implements ReportWriter {
         }
         section(sb, "build", "Build time", "From sorted keys and values to a ready structure, lower is better;"
                 + " the median over every build of the structure on the dataset (each repetition builds afresh).");
-        figure(sb, String.join(", ", d.datasets()) + " · " + Counts.format(d.run().options().keys()) + " keys",
-                ReportCharts.build(d));
-        sb.append(HtmlTables.build(d)).append("</section>\n");
+        for (ReportData v : views(d)) {
+            sizeHeading(sb, d, v);
+            figure(sb, String.join(", ", v.datasets()) + " · " + v.keysText() + " keys", ReportCharts.build(v));
+            sb.append(HtmlTables.build(v));
+        }
+        sb.append("</section>\n");
     }
 
     private static void notes(StringBuilder sb, RunSummary run) {
@@ -232,10 +334,15 @@ public final class HtmlReport implements ReportWriter {
 
     private static void protocol(StringBuilder sb, Options o) {
         section(sb, "protocol", "Protocol", null);
-        sb.append("<ul>\n<li>").append(Html.esc(Counts.format(o.keys()) + " keys bulk-loaded (sorted), "
+        sb.append("<ul>\n<li>").append(Html.esc(o.keysText() + " keys bulk-loaded (sorted), "
                 + Counts.format(o.ops()) + " operations per workload, generated before the clock starts; the same"
-                + " operations for every structure and repetition.")).append("</li>\n<li>")
-                .append(Html.esc("Lookups and deletes hit present keys; inserts are new keys; a scan reads "
+                + " operations for every structure and repetition.")).append("</li>\n<li>");
+        if (o.sweep()) {
+            sb.append(Html.esc("A size sweep: each number of keys in turn, smallest first, over every dataset and"
+                    + " workload; the keys and operations are generated afresh for each size (the same seeds), and"
+                    + " only one size's are held at a time.")).append("</li>\n<li>");
+        }
+        sb.append(Html.esc("Lookups and deletes hit present keys; inserts are new keys; a scan reads "
                         + WorkloadGenerator.MIN_SCAN + " to " + WorkloadGenerator.MAX_SCAN + " keys from a present"
                         + " one. Exact operation counts, shuffled.")).append("</li>\n<li>")
                 .append(Html.esc("Each structure × workload: " + o.warmups() + " untimed warm-up repetition(s), then "
@@ -303,6 +410,8 @@ public final class HtmlReport implements ReportWriter {
             .lead { margin: 0 0 10px; color: #374151; max-width: 980px; }
             .workloads { margin: 0 0 6px; font-size: 13px; color: #374151; }
             figure { margin: 12px 0 4px; }
+            .grid2 { display: grid; grid-template-columns: repeat(auto-fill, minmax(460px, 1fr)); gap: 0 24px; }
+            .sub { margin: 12px 0 0; font-weight: 600; color: #374151; }
             figcaption { font-weight: 600; margin-bottom: 2px; color: #1f2937; }
             svg.chart { display: block; width: 100%; height: auto; }
             .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(250px, 1fr)); gap: 12px; }

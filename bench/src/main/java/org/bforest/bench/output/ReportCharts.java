@@ -3,13 +3,16 @@ package org.bforest.bench.output;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.bforest.bench.cli.Counts;
 import org.bforest.bench.runner.Result;
 import org.bforest.bench.structures.Structure;
 import org.bforest.bench.workloads.Workload;
 
-/** The report's charts, built from a run's figures: the data side of {@link SvgBarChart}. */
+/** The report's charts, built from a run's figures: the data side of {@link SvgBarChart} and {@link SvgLineChart}. */
 final class ReportCharts {
     static final int WIDTH = 1120;
+    /** The natural width of a size-sweep chart: two side by side on a wide page. */
+    static final int SWEEP_WIDTH = 560;
     /** Fill opacity of the "own accounting" bars and of the fewest-threads bars. */
     static final double PALE = 0.3;
 
@@ -84,11 +87,42 @@ final class ReportCharts {
         if (r == null) {
             return new SvgBarChart.Bar(Double.NaN, "-", colour, opacity, under, what + ": did not run");
         }
-        String tip = what + ": " + ResultTable.mops(r.mops()) + " Mops/s" + (r.repMops().length < 2 ? ""
+        return new SvgBarChart.Bar(r.mops(), ResultTable.mops(r.mops()), colour, opacity, under, mopsTip(r, what),
+                r.mopsMin(), r.mopsMax());
+    }
+
+    /** "what: 2.44 Mops/s, median of 3, slowest 2.30, fastest 2.61". */
+    static String mopsTip(Result r, String what) {
+        return what + ": " + ResultTable.mops(r.mops()) + " Mops/s" + (r.repMops().length < 2 ? ""
                 : ", median of " + r.repMops().length + ", slowest " + ResultTable.mops(r.mopsMin()) + ", fastest "
                 + ResultTable.mops(r.mopsMax()));
-        return new SvgBarChart.Bar(r.mops(), ResultTable.mops(r.mops()), colour, opacity, under, tip, r.mopsMin(),
-                r.mopsMax());
+    }
+
+    /**
+     * The size sweep of one workload on one dataset: Mops/s (the median) against the number of
+     * keys on a log axis, a line per structure with a marker per size it ran at (a size where it
+     * did not run is a gap). Null if no structure has a figure there.
+     */
+    static SvgLineChart sweep(ReportData d, String dataset, Workload w, int threads) {
+        SvgLineChart c = new SvgLineChart(w.name() + " " + w.title() + " on " + dataset + ", " + threads(threads)
+                + ": Mops/s against the number of keys", "number of keys (log scale)", "million operations / s",
+                SWEEP_WIDTH, 210);
+        boolean any = false;
+        for (Structure s : d.structures(dataset, threads)) {
+            List<SvgLineChart.Point> points = new ArrayList<>();
+            boolean ran = false;
+            for (int n : d.sizes()) {
+                Result r = d.get(s, dataset, w, threads, n);
+                points.add(r == null ? new SvgLineChart.Point(n, Double.NaN, null) : new SvgLineChart.Point(n,
+                        r.mops(), mopsTip(r, s.cliName() + ", " + w.name() + ", " + Counts.format(n) + " keys")));
+                ran |= r != null;
+            }
+            if (ran) { // a structure that never ran this workload (sorted-array on B) gets no legend entry
+                c.series(s.cliName(), Palette.of(s), points);
+                any = true;
+            }
+        }
+        return any ? c : null;
     }
 
     /** Bytes per key on {@code dataset}: a group per structure, heap after GC (solid) and own accounting (pale). */

@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.bforest.bench.cli.Counts;
 import org.bforest.bench.runner.DatasetInfo;
 import org.bforest.bench.runner.Result;
 import org.bforest.bench.runner.RunSummary;
@@ -13,12 +14,20 @@ import org.bforest.bench.structures.Structure;
 import org.bforest.bench.workloads.Workload;
 
 /**
- * A run's results indexed for the HTML report: which datasets, thread counts and structures
- * have figures (in the order the options listed them), and the figure of one cell.
+ * A run's results indexed for the HTML report: which datasets, thread counts, structures and
+ * key counts have figures (in the order the options listed them; sizes ascending), and the
+ * figure of one cell.
+ *
+ * <p>The methods that take no key count (the bar charts', the tables', the ratios') read a run
+ * at one size. A size sweep is read through {@link #forSize}, a view of one size's figures, so
+ * that no chart, table or ratio mixes sizes; the sweep's own charts use
+ * {@link #get(Structure, String, Workload, int, int)}.
  */
 final class ReportData {
     private final RunSummary run;
     private final Map<String, Result> cells = new HashMap<>();
+    private final Map<String, Result> sized = new HashMap<>();
+    private final List<Integer> sizes;
     private final List<String> datasets;
     private final List<Integer> threads;
     private final List<Structure> structures;
@@ -34,6 +43,7 @@ final class ReportData {
         for (Result r : run.results()) {
             if (r.batch() == 0) { // the charts show the unbatched workloads; the tables show every row
                 cells.putIfAbsent(key(r.structure(), r.dataset(), r.workload(), r.threads()), r);
+                sized.putIfAbsent(key(r.structure(), r.dataset(), r.workload(), r.threads()) + "\u0000" + r.keys(), r);
             }
             ds.add(r.dataset());
             ran.add(r.structure());
@@ -63,6 +73,46 @@ final class ReportData {
         this.datasets = List.copyOf(ds);
         this.threads = List.copyOf(ts);
         this.structures = List.copyOf(ordered);
+        this.sizes = run.results().stream().map(Result::keys).distinct().sorted().toList();
+    }
+
+    /** The key counts with figures, ascending: more than one for a size sweep. */
+    List<Integer> sizes() {
+        return sizes;
+    }
+
+    /** Whether the figures span more than one key count. */
+    boolean sweep() {
+        return sizes.size() > 1;
+    }
+
+    /**
+     * The figures at {@code keys} keys only (and the datasets as generated at that size), indexed
+     * the same way: the view every per-size chart, table and ratio of a sweep reads.
+     */
+    ReportData forSize(int keys) {
+        List<DatasetInfo> ds = new ArrayList<>();
+        for (DatasetInfo d : run.datasets()) {
+            if (d.keys() == keys) {
+                ds.add(d);
+            }
+        }
+        List<Result> rs = new ArrayList<>();
+        for (Result r : run.results()) {
+            if (r.keys() == keys) {
+                rs.add(r);
+            }
+        }
+        return new ReportData(new RunSummary(run.options(), run.environment(), ds, rs, run.notes(),
+                run.wallSeconds(), run.args()));
+    }
+
+    /** The key counts of these figures, the short way ("1M"; "1K, 10K" across a sweep); the options' if none ran. */
+    String keysText() {
+        if (sizes.isEmpty()) {
+            return run.options().keysText();
+        }
+        return String.join(", ", sizes.stream().map(n -> Counts.format(n)).toList());
     }
 
     private static String key(Structure s, String dataset, Workload w, int threads) {
@@ -114,6 +164,11 @@ final class ReportData {
     /** The cell's figures, or null if it did not run. */
     Result get(Structure s, String dataset, Workload w, int threads) {
         return cells.get(key(s, dataset, w, threads));
+    }
+
+    /** The cell's figures at {@code keys} keys, or null if it did not run. */
+    Result get(Structure s, String dataset, Workload w, int threads, int keys) {
+        return sized.get(key(s, dataset, w, threads) + "\u0000" + keys);
     }
 
     /** Median Mops/s of the cell, NaN if it did not run. */

@@ -12,7 +12,8 @@ import org.bforest.bench.structures.Structure;
 import org.bforest.bench.workloads.Workload;
 
 /**
- * The table on stdout: one block per dataset and thread count, a row per structure, Mops/s per
+ * The table on stdout: one block per key count, dataset and thread count (in the order they
+ * ran: a size sweep's smallest size first), a row per structure, Mops/s per
  * workload (the median of the timed repetitions, the slowest and fastest in brackets), then build
  * seconds and bytes per key after the build measured both ways; under it, the bytes per key held
  * after each workload that writes. "-" marks a cell that did not run (the notes under the table
@@ -27,7 +28,8 @@ public final class ResultTable {
         List<Workload> workloads = run.options().workloads();
         Map<String, List<Result>> groups = new LinkedHashMap<>();
         for (Result r : run.results()) {
-            groups.computeIfAbsent(r.dataset() + "\u0000" + r.threads(), k -> new ArrayList<>()).add(r);
+            groups.computeIfAbsent(r.keys() + "\u0000" + r.dataset() + "\u0000" + r.threads(), k -> new ArrayList<>())
+                    .add(r);
         }
         for (List<Result> group : groups.values()) {
             Result any = group.get(0);
@@ -85,6 +87,59 @@ public final class ResultTable {
         }
         if (groups.isEmpty()) {
             sb.append("No structure ran.\n");
+        }
+        sb.append(sweep(run));
+        return sb.toString();
+    }
+
+    /**
+     * For a size sweep (results at more than one key count): per dataset, thread count and
+     * workload, a row per structure with its Mops/s at each size, smallest first (the report's
+     * line charts as text). Empty for a run at one size.
+     */
+    static String sweep(RunSummary run) {
+        java.util.TreeSet<Integer> sizes = new java.util.TreeSet<>();
+        Map<String, List<Result>> panels = new LinkedHashMap<>();
+        for (Result r : run.results()) {
+            sizes.add(r.keys());
+        }
+        if (sizes.size() < 2) {
+            return "";
+        }
+        // Panels in the options' order of datasets and workloads, whatever size ran first.
+        for (Result r : run.results()) {
+            panels.computeIfAbsent(r.dataset() + "\u0000" + r.threads() + "\u0000" + r.label(),
+                    k -> new ArrayList<>()).add(r);
+        }
+        StringBuilder sb = new StringBuilder();
+        for (List<Result> panel : panels.values()) {
+            Result any = panel.get(0);
+            sb.append(String.format(Locale.ROOT, "%s, %s %s, %d thread%s: Mops/s by the number of keys%n",
+                    any.dataset(), any.label(), any.workload().title(), any.threads(), any.threads() == 1 ? "" : "s"));
+            List<List<String>> rows = new ArrayList<>();
+            List<String> header = new ArrayList<>();
+            header.add("structure");
+            sizes.forEach(n -> header.add(Counts.format(n)));
+            rows.add(header);
+            for (Structure s : run.options().structures()) {
+                List<String> row = new ArrayList<>();
+                row.add(s.cliName());
+                boolean ran = false;
+                for (int n : sizes) {
+                    Result found = null;
+                    for (Result r : panel) {
+                        if (r.structure() == s && r.keys() == n) {
+                            found = r;
+                        }
+                    }
+                    row.add(found == null ? "-" : mops(found.mops()));
+                    ran |= found != null;
+                }
+                if (ran) {
+                    rows.add(row);
+                }
+            }
+            sb.append(align(rows)).append('\n');
         }
         return sb.toString();
     }

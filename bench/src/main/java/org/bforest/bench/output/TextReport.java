@@ -60,26 +60,29 @@ public final class TextReport implements ReportWriter {
                 + "own:  the structure's own accounting (memoryBytes()) or, for the peers, an estimate from the\n"
                 + "      JVM's object layout (" + env.layout() + ").\n\n");
         List<List<String>> mem = new ArrayList<>();
-        mem.add(List.of("structure", "dataset", "B/key heap", "B/key own", "own figure from"));
+        mem.add(List.of("structure", "dataset", "keys", "B/key heap", "B/key own", "own figure from"));
         Map<String, Result> firstPer = new LinkedHashMap<>();
         for (Result r : run.results()) {
-            firstPer.putIfAbsent(r.structure().cliName() + "\u0000" + r.dataset(), r);
+            firstPer.putIfAbsent(r.structure().cliName() + "\u0000" + r.dataset() + "\u0000" + r.keys(), r);
         }
         for (Result r : firstPer.values()) {
-            mem.add(List.of(r.structure().cliName(), r.dataset(), ResultTable.bytes(r.heapBytesPerKey()),
-                    ResultTable.bytes(r.ownBytesPerKey()), r.structure().memoryMethod()));
+            mem.add(List.of(r.structure().cliName(), r.dataset(), Counts.format(r.keys()),
+                    ResultTable.bytes(r.heapBytesPerKey()), ResultTable.bytes(r.ownBytesPerKey()),
+                    r.structure().memoryMethod()));
         }
         sb.append(ResultTable.align(mem)).append('\n');
 
         sb.append("Every figure\n------------\n\n");
         List<List<String>> all = new ArrayList<>();
-        all.add(List.of("structure", "dataset", "workload", "threads", "Mops/s", "repetitions", "build s", "checksum"));
+        all.add(List.of("structure", "dataset", "keys", "workload", "threads", "Mops/s", "repetitions", "build s",
+                "checksum"));
         for (Result r : run.results()) {
             List<String> reps = new ArrayList<>();
             for (double m : r.repMops()) {
                 reps.add(ResultTable.mops(m));
             }
-            all.add(List.of(r.structure().cliName(), r.dataset(), r.label(), Integer.toString(r.threads()),
+            all.add(List.of(r.structure().cliName(), r.dataset(), Counts.format(r.keys()), r.label(),
+                    Integer.toString(r.threads()),
                     ResultTable.mops(r.mops()), String.join(" ", reps),
                     String.format(Locale.ROOT, "%.3f", r.buildSeconds()), Long.toHexString(r.checksum())));
         }
@@ -107,9 +110,11 @@ public final class TextReport implements ReportWriter {
         sb.append("Protocol\n--------\n\n");
         sb.append(String.format(Locale.ROOT, """
                 - %s keys bulk-loaded, %s operations per workload, generated before the clock starts into
-                  primitive arrays (op codes + keys); the same stream for every structure and repetition.
+                  primitive arrays (op codes + keys); the same stream for every structure and repetition.%s
                 - Workloads (BS-tree paper, section 8.1):
-                """, Counts.format(o.keys()), Counts.format(o.ops())));
+                """, o.keysText(), Counts.format(o.ops()), o.sweep() ? "\n- A size sweep: each key count in"
+                + " turn, smallest first, over every dataset and workload; the keys and operations are\n  generated"
+                + " afresh for each size (the same seeds)." : ""));
         for (Workload w : o.workloads()) {
             sb.append("    ").append(w.name()).append(' ').append(w.title()).append(": ").append(w.mix()).append('\n');
         }

@@ -23,8 +23,14 @@ import org.bforest.bench.workloads.Workload;
 import org.bforest.bench.workloads.WorkloadGenerator;
 
 /**
- * Runs the benchmark protocol of docs/DESIGN.md for every dataset × workload × threads ×
- * structure asked for.
+ * Runs the benchmark protocol of docs/DESIGN.md for every key count × dataset × workload ×
+ * threads × structure asked for.
+ *
+ * <p>Key counts ({@code --keys}, one or a sweep of several) run in ascending order, each over
+ * every dataset in turn: the dataset's keys and operations are generated for that size, used for
+ * its cells and dropped before the next, so only one size's arrays are alive at a time. In a
+ * sweep, a dataset that cannot be generated at a later size (a SOSD file too small for it, too
+ * little heap) is a note, and the sizes that ran keep their figures.
  *
  * <p>Per cell: {@code warmups} untimed repetitions, then {@code reps} timed ones, interleaved
  * across the structures ({@link RoundRobin}: round r runs repetition r of each, starting one
@@ -77,20 +83,38 @@ public final class BenchmarkRunner {
                     + " with 1 thread, and this run has " + (options.workloads().contains(Workload.A)
                     ? "no single-threaded run" : "no workload A"));
         }
-        progress.total(options.datasets().size() * cells * options.structures().size()
-                * (options.warmups() + options.reps()));
-        for (String spec : options.datasets()) {
-            runDataset(spec);
+        int perDataset = cells * options.structures().size() * (options.warmups() + options.reps());
+        List<Integer> sizes = options.keys();
+        progress.total(sizes.size() * options.datasets().size() * perDataset);
+        for (int i = 0; i < sizes.size(); i++) {
+            for (String spec : options.datasets()) {
+                int before = stepsDone;
+                try {
+                    runDataset(spec, sizes.get(i), i);
+                } catch (BenchException | OutOfMemoryError e) {
+                    if (i == 0) {
+                        throw e; // as without a sweep: nothing has run that a later size could keep
+                    }
+                    notes.add("dataset " + spec + " skipped at " + Counts.format(sizes.get(i)) + " keys: "
+                            + (e instanceof OutOfMemoryError ? "ran out of heap (max heap "
+                            + gb(Runtime.getRuntime().maxMemory()) + "); give the JVM more, e.g."
+                            + " BFOREST_JVM_OPTS=-Xmx24g" : e.getMessage()) + "; the smaller sizes ran");
+                    stepsDone = before;
+                    advance(perDataset);
+                }
+            }
         }
         return new RunSummary(options, env, datasets, results, notes.all(), (System.nanoTime() - t0) / 1e9);
     }
 
-    private void runDataset(String spec) {
-        progress.step("dataset " + spec + ": generating " + Counts.format(options.keys()) + " + "
-                + Counts.format(options.ops()) + " keys");
+    /** One dataset at one size: its keys and operations are generated here and dropped on return. */
+    private void runDataset(String spec, int keys, int sizeIndex) {
+        progress.step((options.sweep() ? "size " + Counts.format(keys) + " (" + (sizeIndex + 1) + "/"
+                + options.keys().size() + "), " : "") + "dataset " + spec + ": generating " + Counts.format(keys)
+                + " + " + Counts.format(options.ops()) + " keys");
         Dataset d;
         try {
-            d = Datasets.create(spec, options.keys(), options.ops(), options.seed(), options.sosdUnsignedShift());
+            d = Datasets.create(spec, keys, options.ops(), options.seed(), options.sosdUnsignedShift());
         } catch (IllegalArgumentException e) {
             throw new BenchException("dataset " + spec + ": " + e.getMessage());
         }
@@ -103,7 +127,7 @@ public final class BenchmarkRunner {
         Map<Structure, double[]> memory = new EnumMap<>(Structure.class);
         Map<Structure, String> unavailable = new EnumMap<>(Structure.class);
         for (Workload w : options.workloads()) {
-            progress.step("dataset " + d.name() + ": generating workload " + w + " (" + w.mix() + ")");
+            progress.step("dataset " + on(d) + ": generating workload " + w + " (" + w.mix() + ")");
             Operations ops = WorkloadGenerator.generate(w, d, options.ops());
             for (int threads : options.threads()) {
                 cell(d, values, ops, threads, 0, memory, unavailable);
@@ -191,7 +215,8 @@ public final class BenchmarkRunner {
         int steps = options.warmups() + options.reps();
         int n = d.keyCount();
         boolean timed = r >= options.warmups();
-        progress.step(who + " " + d.name() + " " + where + (timed ? " rep " + (r - options.warmups() + 1) + "/"
+        progress.step(who + " " + d.name() + (options.sweep() ? " " + Counts.format(n) + " keys" : "") + " " + where
+                + (timed ? " rep " + (r - options.warmups() + 1) + "/"
                 + options.reps() : " warm-up " + (r + 1) + "/" + options.warmups()));
         boolean building = true;
         try {
@@ -209,13 +234,13 @@ public final class BenchmarkRunner {
             st.builds[r] = (System.nanoTime() - b0) / 1e9;
             building = false;
             if (a.size() != n) {
-                notes.add(who + " on " + d.name() + ": the build holds " + a.size() + " keys, expected " + n
+                notes.add(who + " on " + on(d) + ": the build holds " + a.size() + " keys, expected " + n
                         + "; its figures are not comparable");
             }
             if (measure) {
                 String built = a.describeBuilt();
                 if (built != null) {
-                    notes.add(who + " on " + d.name() + ": " + built);
+                    notes.add(who + " on " + on(d) + ": " + built);
                 }
                 long after = HeapMeter.usedAfterGc();
                 memory.put(s, new double[] {(after - before) / (double) n, a.memoryBytes() / (double) n});
@@ -230,9 +255,9 @@ public final class BenchmarkRunner {
             Blackhole.consume(sum);
             if (r == 0) {
                 st.checksum = sum;
-                checkSize(a, ops, n, threads, who, d.name());
+                checkSize(a, ops, n, threads, who, on(d));
             } else if (sum != st.checksum && threads == 1) {
-                notes.add(who + " on " + d.name() + " workload " + where + ": repetitions returned different"
+                notes.add(who + " on " + on(d) + " workload " + where + ": repetitions returned different"
                         + " results (checksum " + st.checksum + " then " + sum + ")");
             }
             if (timed) {
@@ -255,13 +280,13 @@ public final class BenchmarkRunner {
             advance(steps - r);
         } catch (OutOfMemoryError e) {
             st.failed = true;
-            notes.add(who + " ran out of heap on " + d.name() + " workload " + where + " with " + n + " keys (max heap "
+            notes.add(who + " ran out of heap on " + on(d) + " workload " + where + " with " + n + " keys (max heap "
                     + gb(Runtime.getRuntime().maxMemory()) + "); give the JVM more, e.g. BFOREST_JVM_OPTS=-Xmx24g");
             advance(steps - r);
         } catch (RuntimeException e) {
             st.failed = true;
             StackTraceElement[] trace = e.getStackTrace();
-            notes.add(who + " failed on " + d.name() + " workload " + where + ": " + what(e)
+            notes.add(who + " failed on " + on(d) + " workload " + where + ": " + what(e)
                     + (trace.length > 0 ? " at " + trace[0] : ""));
             advance(steps - r);
         }
@@ -386,11 +411,17 @@ public final class BenchmarkRunner {
         }
         for (Result r : cell) {
             if (r.checksum() != ref.checksum()) {
-                notes.add(r.structure().cliName() + " on " + r.dataset() + " workload " + r.label()
+                notes.add(r.structure().cliName() + " on " + r.dataset() + (options.sweep() ? " at "
+                        + Counts.format(r.keys()) + " keys" : "") + " workload " + r.label()
                         + " returned different results from " + ref.structure().cliName() + " (checksum "
                         + r.checksum() + " vs " + ref.checksum() + "): one of them is wrong");
             }
         }
+    }
+
+    /** The dataset's name for a note; in a sweep, with its size ("uniform at 10K keys"). */
+    private String on(Dataset d) {
+        return options.sweep() ? d.name() + " at " + Counts.format(d.keyCount()) + " keys" : d.name();
     }
 
     private void advance(int steps) {

@@ -1,6 +1,7 @@
 package org.bforest.bench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,7 +42,7 @@ class OptionsParserTest {
         assertEquals(List.of(Workload.values()), o.workloads());
         assertEquals(List.of("uniform", "dense"), o.datasets());
         assertEquals(List.of(1), o.threads());
-        assertEquals(Options.DEFAULT_KEYS, o.keys());
+        assertEquals(List.of(Options.DEFAULT_KEYS), o.keys());
         assertEquals(Options.DEFAULT_OPS, o.ops());
         assertEquals(null, o.seed());
         assertEquals(ProgressMode.AUTO, o.progress());
@@ -55,7 +56,7 @@ class OptionsParserTest {
                 "plain");
         assertEquals(List.of(Structure.TREEMAP, Structure.SORTED_ARRAY), o.structures());
         assertEquals(List.of("dense", "lognormal"), o.datasets());
-        assertEquals(2000, o.keys());
+        assertEquals(List.of(2000), o.keys());
         assertEquals(1000, o.ops());
         assertEquals(List.of(Workload.A, Workload.C), o.workloads());
         assertEquals(List.of(1, 2), o.threads());
@@ -71,11 +72,36 @@ class OptionsParserTest {
     @Test
     void paperScaleIsOverriddenByExplicitCounts() {
         Options p = OptionsParser.parse("--scale", "paper");
-        assertEquals(150_000_000, p.keys());
+        assertEquals(List.of(150_000_000), p.keys());
         assertEquals(50_000_000, p.ops());
         Options q = OptionsParser.parse("--keys", "10M", "--scale", "paper");
-        assertEquals(10_000_000, q.keys());
+        assertEquals(List.of(10_000_000), q.keys());
         assertEquals(50_000_000, q.ops());
+    }
+
+    @Test
+    void keysTakeAListForASizeSweep() {
+        Options o = OptionsParser.parse("--keys", "1K,10K,100K");
+        assertEquals(List.of(1_000, 10_000, 100_000), o.keys());
+        assertTrue(o.sweep());
+        assertEquals("1K, 10K, 100K", o.keysText());
+        // Ascending and distinct, whatever the order given; spaces and a stray comma are fine.
+        assertEquals(List.of(1_000, 10_000, 1_000_000), OptionsParser.parse("--keys=1M, 10K,1000,1K,").keys());
+        // A single value is what it always was.
+        Options one = OptionsParser.parse("--keys", "10M");
+        assertEquals(List.of(10_000_000), one.keys());
+        assertFalse(one.sweep());
+        assertEquals("10M", one.keysText());
+        assertEquals(List.of(10_000_000), OptionsParser.parse("--keys", "10M", "--scale", "paper").keys());
+        // A bad element is named, with the message a single bad value gets.
+        for (String[] bad : new String[][] {{"1K,lots,10K", "'lots'"}, {"1K,0", "at least 1, got 0"},
+            {"10K,5G", "5000000000 is too large"}, {"1K,1.5", "1.5 is not a whole number"}, {",", "','"}}) {
+            BenchException e = assertThrows(BenchException.class, () -> OptionsParser.parse("--keys", bad[0]), bad[0]);
+            assertTrue(e.getMessage().startsWith("--keys") && e.getMessage().contains(bad[1]), e.getMessage());
+        }
+        assertEquals(assertThrows(BenchException.class, () -> OptionsParser.parse("--keys", "lots")).getMessage(),
+                assertThrows(BenchException.class, () -> OptionsParser.parse("--keys", "1K,lots")).getMessage());
+        assertTrue(OptionsParser.HELP.contains("--keys N[,N...]") && OptionsParser.HELP.contains("log axis"));
     }
 
     @Test

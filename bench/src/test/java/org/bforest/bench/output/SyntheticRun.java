@@ -17,7 +17,8 @@ import org.bforest.bench.workloads.Workload;
 /**
  * A made-up run for the report writers: fixed figures, no benchmark. bstree runs at 8 Mops/s
  * on A (treemap 1, sorted-array 10); sorted-array only runs A; skiplist also runs with 2
- * threads (twice as fast); the notes and the dataset name carry markup characters.
+ * threads (twice as fast); the notes and the dataset name carry markup characters. As a size
+ * sweep ({@link #create(List, List, List)}), every figure falls by a tenth per tenfold keys.
  */
 final class SyntheticRun {
     static final String NASTY_NOTE = "sorted-array: skipped on B <because> \"read-only\" & 'so on'";
@@ -29,10 +30,14 @@ final class SyntheticRun {
     }
 
     static RunSummary create(List<String> datasets, List<Integer> threads) {
+        return create(datasets, threads, List.of(1000));
+    }
+
+    static RunSummary create(List<String> datasets, List<Integer> threads, List<Integer> sizes) {
         List<Structure> structures = List.of(Structure.BSTREE, Structure.TREEMAP, Structure.SKIPLIST,
                 Structure.FASTUTIL_AVL, Structure.FASTUTIL_RB, Structure.SORTED_ARRAY);
         List<Workload> workloads = List.of(Workload.values());
-        Options o = new Options(structures, datasets, 1000, 500, workloads, threads, null, 3, 1, null,
+        Options o = new Options(structures, datasets, sizes, 500, workloads, threads, null, 3, 1, null,
                 Path.of("/tmp/report"), false, ProgressMode.OFF, "default", false, ValueMode.KEY, 0);
         Environment env = new Environment("25.0.1", "OpenJDK 64-Bit Server VM 25.0.1+8", List.of("--add-modules",
                 "jdk.incubator.vector", "-Xmx2g"), 8, 2L << 30, "Linux 6.1 amd64", "object header 12 B, reference 4 B",
@@ -44,22 +49,26 @@ final class SyntheticRun {
         double[] perStructure = {8, 1, 0.9, 2, 1.8, 10};
         double[] heap = {36, 88, 84, 40, 40, 16};
         double[] build = {0.002, 0.01, 0.012, 0.02, 0.025, 0.0002};
-        for (int di = 0; di < datasets.size(); di++) {
-            String ds = datasets.get(di);
-            infos.add(new DatasetInfo(ds, "made up <" + ds + ">", di + 1, 1000, 500, 1, 1_000_000,
-                    di == 0 ? List.of() : List.of("dropped 2 duplicate keys & sorted")));
-            for (Workload w : workloads) {
-                for (int t : threads) {
-                    for (int si = 0; si < structures.size(); si++) {
-                        Structure s = structures.get(si);
-                        if ((s == Structure.SORTED_ARRAY && w != Workload.A) || (t > 1 && !s.threadSafe())) {
-                            continue;
+        for (int n : sizes) {
+            double slower = 1 - 0.1 * Math.log10(n / 1000.0);
+            for (int di = 0; di < datasets.size(); di++) {
+                String ds = datasets.get(di);
+                infos.add(new DatasetInfo(ds, "made up <" + ds + ">", di + 1, n, 500, 1, 1_000_000,
+                        di == 0 ? List.of() : List.of("dropped 2 duplicate keys & sorted")));
+                for (Workload w : workloads) {
+                    for (int t : threads) {
+                        for (int si = 0; si < structures.size(); si++) {
+                            Structure s = structures.get(si);
+                            if ((s == Structure.SORTED_ARRAY && w != Workload.A) || (t > 1 && !s.threadSafe())) {
+                                continue;
+                            }
+                            double mops = perStructure[si] * (1 + 0.1 * w.ordinal() + 0.05 * di) * (t > 1 ? 2 : 1)
+                                    * slower;
+                            double after = w.readOnly() ? Double.NaN : heap[si] + 2;
+                            results.add(new Result(s, ds, w, t, 0, n, 500, mops, new double[] {mops * 0.9, mops,
+                                    mops * 1.1}, build[si], heap[si] + 0.5, heap[si], after, after - 1,
+                                    0xabcL + w.ordinal()));
                         }
-                        double mops = perStructure[si] * (1 + 0.1 * w.ordinal() + 0.05 * di) * (t > 1 ? 2 : 1);
-                        double after = w.readOnly() ? Double.NaN : heap[si] + 2;
-                        results.add(new Result(s, ds, w, t, 0, 1000, 500, mops, new double[] {mops * 0.9, mops,
-                                mops * 1.1}, build[si], heap[si] + 0.5, heap[si], after, after - 1,
-                                0xabcL + w.ordinal()));
                     }
                 }
             }
