@@ -11,7 +11,9 @@ import org.bforest.bench.workloads.Workload;
  * The ratios a reader looks for first, computed from the run itself: the headline structure
  * (bstree when it ran, else the first that did) against the reference (treemap when it ran,
  * else the next structure) on every workload, in memory per key and in build time, and each
- * thread-safe structure's speed-up from its first thread count to its last.
+ * thread-safe structure's speed-up from its first thread count to its last. The figures are one
+ * size's: a size sweep's report computes them per size ({@link ReportData#forSize}), so no ratio
+ * sets a figure at one number of keys against one at another.
  */
 final class Callouts {
     /**

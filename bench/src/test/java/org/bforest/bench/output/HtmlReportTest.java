@@ -187,4 +187,57 @@ class HtmlReportTest {
         assertTrue(html.contains("No structure ran."));
         assertTrue(html.contains("arguments not recorded"));
     }
+
+    @Test
+    void aSizeSweepGetsALineChartPerDatasetAndWorkloadAndEverythingElsePerSize() throws Exception {
+        List<Integer> sizes = List.of(1_000, 10_000, 100_000);
+        RunSummary run = SyntheticRun.create(List.of("uniform", SyntheticRun.NASTY_DATASET), List.of(1, 2), sizes);
+        String html = HtmlReport.render(run);
+        Document doc = parse(html);
+        NodeList svgs = doc.getElementsByTagNameNS(SVG, "svg");
+        List<Element> lines = new ArrayList<>();
+        for (int i = 0; i < svgs.getLength(); i++) {
+            Element svg = (Element) svgs.item(i);
+            if (svg.getAttribute("class").equals("chart line")) {
+                lines.add(svg);
+            }
+        }
+        // 2 datasets x 5 workloads; per size: throughput x2, scaling x2, memory x2, build.
+        assertEquals(2 * 5, lines.size());
+        assertEquals(2 * 5 + 3 * 7, svgs.getLength());
+        for (Element svg : lines) {
+            assertTrue(svg.getAttribute("viewBox").matches("0 0 [0-9.]+ [0-9.]+"), svg.getAttribute("viewBox"));
+            List<String> decades = new ArrayList<>();
+            NodeList texts = svg.getElementsByTagNameNS(SVG, "text");
+            for (int i = 0; i < texts.getLength(); i++) {
+                Element t = (Element) texts.item(i);
+                if (t.getAttribute("class").equals("decade")) {
+                    decades.add(t.getTextContent());
+                }
+            }
+            assertEquals(List.of("1K", "10K", "100K"), decades, "ticks at the decades");
+        }
+        String sweep = html.substring(html.indexOf("id=\"sweep\""), html.indexOf("id=\"throughput\""));
+        // A line per structure that ran the workload (sorted-array only on A), a marker per size.
+        String a = sweep.substring(0, sweep.indexOf("</svg>"));
+        assertEquals(6, count(a, "<path d=\"M") - 6, "6 legend swatches, 6 lines on A");
+        assertEquals(6 * 3, count(a, "<circle") - 6, "a marker per size and structure on A");
+        assertTrue(a.contains("bstree, A, 100K keys: 6.40 Mops/s, median of 3, slowest 5.76, fastest 7.04"), a);
+        assertTrue(sweep.contains("&lt;books&gt;"), "the dataset name escaped in the heading");
+        // The ratios, per size: never one size against another.
+        String highlights = html.substring(html.indexOf("id=\"highlights\""), html.indexOf("id=\"sweep\""));
+        for (int n : sizes) {
+            assertTrue(highlights.contains("<h3>" + org.bforest.bench.cli.Counts.format(n) + " keys</h3>"), "" + n);
+        }
+        assertEquals(3, count(highlights, "bstree is 8.0× treemap on A"), highlights);
+        assertTrue(html.contains("1K, 10K, 100K keys bulk-loaded (a size sweep)"), "header");
+        assertTrue(html.contains("uniform · 10K keys · 1 thread"), "per-size captions");
+        // The one-size report has none of it.
+        String one = HtmlReport.render(SyntheticRun.create(List.of("uniform"), List.of(1)));
+        assertFalse(one.contains("chart line") || one.contains("id=\"sweep\"") || one.contains("<h3>1K keys</h3>"));
+        // summary.txt: a block per size, then the sweep as tables.
+        String text = TextReport.render(run);
+        assertTrue(text.contains("uniform, A read-only, 1 thread: Mops/s by the number of keys"), text);
+        assertTrue(text.matches("(?s).*\\nbstree +8\\.00 +7\\.20 +6\\.40\\n.*"), text);
+    }
 }
