@@ -36,8 +36,10 @@ public final class OptionsParser {
                                  the papers measure it; its lookups are containsKey and give
                                  the value the others store, so checksums still compare),
                                  bplus (plain B+-tree: binary search, no gaps, no SIMD, as
-                                 STX), bplus-sparse (the same bulk-loaded 75% full); or 'all'
-                                 (the default)
+                                 STX), bplus-sparse (the same bulk-loaded 75% full), bminus
+                                 (the B-minus tree: nodes of 32 keys padded with infinities,
+                                 SIMD rank, masked-shift inserts), bminus16 and bminus64 (its
+                                 node sizes 16 and 64); or 'all' (the default)
               --dataset LIST     comma list of: uniform (splitmix64, seed 1), dense (small random
                                  gaps, seed 2), lognormal (seed 3), u32 (32-bit keys uniform in
                                  [0, 2^30), seed 3, as the B- tree article's), or the path of a
