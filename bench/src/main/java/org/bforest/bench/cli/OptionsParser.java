@@ -49,7 +49,9 @@ public final class OptionsParser {
                                  (default 1M). A comma list is a size sweep, e.g.
                                  --keys 1K,10K,100K,1M,10M: every size runs every dataset and
                                  workload (sizes in ascending order, duplicates dropped; the
-                                 keys are generated afresh per size). Each CSV row carries its
+                                 keys are generated afresh per size; a workload that writes
+                                 runs at most as many operations as the size has keys, so it
+                                 measures a tree of that size). Each CSV row carries its
                                  size (keys column), and the report draws throughput against
                                  the number of keys per dataset and workload: a line per
                                  structure, keys on a log axis, where the cache levels show

@@ -128,7 +128,7 @@ public final class BenchmarkRunner {
         Map<Structure, String> unavailable = new EnumMap<>(Structure.class);
         for (Workload w : options.workloads()) {
             progress.step("dataset " + on(d) + ": generating workload " + w + " (" + w.mix() + ")");
-            Operations ops = WorkloadGenerator.generate(w, d, options.ops());
+            Operations ops = WorkloadGenerator.generate(w, d, opsAt(w, keys));
             for (int threads : options.threads()) {
                 cell(d, values, ops, threads, 0, memory, unavailable);
                 if (batched(w, threads)) {
@@ -136,6 +136,20 @@ public final class BenchmarkRunner {
                 }
             }
         }
+    }
+
+    /**
+     * The operations of workload {@code w} at {@code keys} keys: {@code --ops}, but in a size sweep
+     * at most {@code keys} for a workload that writes, so that it measures a tree of about the size
+     * on the axis (it ends at most twice as large) and not the size its inserts grow it to.
+     */
+    int opsAt(Workload w, int keys) {
+        if (!options.sweep() || w.readOnly() || options.ops() <= keys) {
+            return options.ops();
+        }
+        notes.add("size sweep: workload " + w + " at " + Counts.format(keys) + " keys ran " + Counts.format(keys)
+                + " operations, not " + Counts.format(options.ops()) + ", so that its writes at most double the tree");
+        return keys;
     }
 
     /** Whether workload {@code w} also runs batched ({@code --batch}): lookups only, one thread. */

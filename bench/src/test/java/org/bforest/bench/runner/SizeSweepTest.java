@@ -54,6 +54,21 @@ class SizeSweepTest {
     }
 
     @Test
+    void aWriteWorkloadRunsAtMostAsManyOperationsAsTheSizeHasKeys() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        RunSummary r = run(err, "--keys", "300,1K", "--ops", "800");
+        for (Result x : r.results()) {
+            int expected = x.workload().readOnly() || x.keys() >= 800 ? 800 : x.keys();
+            assertEquals(expected, x.ops(), x.toString());
+        }
+        assertTrue(r.notes().stream().anyMatch(n -> n.contains("workload B at 300 keys ran 300 operations")),
+                r.notes().toString());
+        // a single size keeps --ops as given
+        RunSummary single = run(new ByteArrayOutputStream(), "--keys", "300", "--ops", "800");
+        assertTrue(single.results().stream().allMatch(x -> x.ops() == 800), single.results().toString());
+    }
+
+    @Test
     void everySizeRunsEveryStructureAndWorkloadAndEachCsvRowCarriesItsSize() throws IOException {
         StringBuilder csv = new StringBuilder();
         CsvWriter.write(sweep, csv);
