@@ -151,6 +151,55 @@ class BMinusTreeTest {
         }
     }
 
+    /**
+     * The kit runs the default node size (32); the other two sizes get a seeded differential run
+     * against TreeMap here: the same code with other constants, so a shorter run suffices.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {16, 64})
+    void otherNodeSizesAgreeWithTreeMap(int b) {
+        long seed = 0x5eed0000L + b;
+        SplittableRandom r = new SplittableRandom(seed);
+        LongIndex t = r.nextBoolean() ? Indexes.bMinusTree(b) : Indexes.bMinusTree(keys(3000, 7), null, b);
+        TreeMap<Long, Long> model = new TreeMap<>();
+        if (t.size() > 0) {
+            for (long k : keys(3000, 7)) {
+                model.put(k, 0L);
+            }
+        }
+        for (int i = 0; i < 300_000; i++) {
+            long k = r.nextInt(8) == 0 ? (r.nextBoolean() ? Long.MIN_VALUE + r.nextInt(3) : Long.MAX_VALUE - r.nextInt(3))
+                    : r.nextLong(-20_000, 40_000);
+            String at = "op " + i + ", key " + k + ", node size " + b + ", seed " + seed;
+            switch (r.nextInt(10)) {
+                case 0, 1, 2, 3 -> {
+                    Long prev = model.put(k, (long) i);
+                    assertEquals(prev == null ? t.defaultReturnValue() : prev, t.put(k, i), at);
+                }
+                case 4, 5, 6 -> {
+                    Long prev = model.remove(k);
+                    assertEquals(prev == null ? t.defaultReturnValue() : prev, t.remove(k), at);
+                }
+                case 7 -> assertEquals(model.getOrDefault(k, -7L), t.get(k, -7), at);
+                case 8 -> {
+                    Long c = model.ceilingKey(k);
+                    assertEquals(c == null ? -7 : c, t.ceilingKey(k, -7), at);
+                    Long f = model.lowerKey(k);
+                    assertEquals(f == null ? -7 : f, t.lowerKey(k, -7), at);
+                }
+                default -> {
+                    long to = k > Long.MAX_VALUE - 2000 ? Long.MAX_VALUE : k + r.nextInt(2000);
+                    assertEquals(model.subMap(k, true, to, false).size(), t.rangeCount(k, to), at);
+                }
+            }
+            assertEquals(model.size(), t.size(), at);
+            if (i % 50_000 == 0) {
+                t.checkInvariants();
+            }
+        }
+        t.checkInvariants();
+    }
+
     @Test
     void nodeSizeIsSixteenThirtyTwoOrSixtyFour() {
         assertThrows(IllegalArgumentException.class, () -> Indexes.bMinusTree(8));
