@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the conformance kit cannot see of the B&minus; tree: the shapes its bulk load, splits and
- * lazy deletion produce at each node size, and the walk between leaves (the kit runs it as
- * {@code bminus}, {@code bminus16} and {@code bminus64}).
+ * lazy deletion produce at each node size, the walk between leaves, and the node sizes the kit
+ * does not run (it runs {@code bminus}, B = 32) against TreeMap.
  */
 class BMinusTreeTest {
 

@@ -22,9 +22,8 @@ public final class CoreStructures implements StructureRegistry {
                 new Impl("bstree", () -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(),
                         (k, v) -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(k, v), simd),
                 new Impl("cbstree", Indexes::cbsTree, Indexes::cbsTree, simd),
+                // node sizes 16 and 64: BMinusTreeTest (the same code with other constants)
                 new Impl("bminus", Indexes::bMinusTree, Indexes::bMinusTree, simd),
-                new Impl("bminus16", () -> Indexes.bMinusTree(16), (k, v) -> Indexes.bMinusTree(k, v, 16), simd),
-                new Impl("bminus64", () -> Indexes.bMinusTree(64), (k, v) -> Indexes.bMinusTree(k, v, 64), simd),
                 new Impl("bplus", Indexes::bPlusTree, Indexes::bPlusTree, single),
                 new Impl("bplus-sparse", Indexes::bPlusTree,
                         (k, v) -> Indexes.bPlusTree(k, v, BPlusTrees.SPARSE_FILL), single),
