@@ -21,7 +21,7 @@ import org.bforest.bench.workloads.Workload;
 public record Options(List<Structure> structures, List<String> datasets, List<Integer> keys, int ops,
                       List<Workload> workloads, List<Integer> threads, Long seed, int reps, int warmups,
                       Path csv, Path reportDir, boolean sosdUnsignedShift, ProgressMode progress, String scale,
-                      boolean help, ValueMode values, int batch) {
+                      boolean help, ValueMode values, int batch, BuildMode build) {
 
     /** The default run: every structure, workloads A to E, sized to finish in minutes. */
     public static final int DEFAULT_KEYS = 1_000_000;

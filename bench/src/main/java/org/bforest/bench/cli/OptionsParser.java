@@ -57,12 +57,19 @@ public final class OptionsParser {
                                  structure, keys on a log axis, where the cache levels show
                                  as steps
               --ops N            operations per workload, generated before timing (default 250K)
-              --workloads LIST   comma list of A,B,C,D,E (default all five):
+              --workloads LIST   comma list of A,B,C,D,E,F (default A-E, the BS-tree paper's):
                                    A read-only    100% lookups of present keys
                                    B write-only   100% inserts of new keys
                                    C read-write   50% lookups / 50% inserts
                                    D range-write  95% range scans of 100-150 keys / 5% inserts
                                    E mixed        60% lookups / 35% inserts / 5% deletes
+                                   F delete-only  100% deletes of present keys (at most half
+                                                  the keys: --ops <= --keys / 2)
+              --build MODE       how each repetition builds the structure: bulk (default: a
+                                 bulk load of the sorted keys) or stabilized (the CSB+-tree
+                                 paper's: bulk-load every 10th key, insert the other 90% in a
+                                 seeded random order; build_s includes the inserts; read-only
+                                 structures are skipped)
               --values MODE      the value of each key: key (default: ~key, which the
                                  CBS-tree compresses well), random (a splitmix64 mix of the
                                  key and the dataset's seed: deterministic, nothing to
@@ -125,7 +132,7 @@ public final class OptionsParser {
         List<String> datasets = List.of("uniform", "dense");
         List<Long> keys = null;
         Long ops = null;
-        List<Workload> workloads = List.of(Workload.values());
+        List<Workload> workloads = Workload.PAPER;
         List<Integer> threads = List.of(1);
         Long seed = null;
         int reps = Options.DEFAULT_REPS;
@@ -138,6 +145,7 @@ public final class OptionsParser {
         boolean help = false;
         ValueMode values = ValueMode.KEY;
         int batch = 0;
+        BuildMode build = BuildMode.BULK;
 
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -153,7 +161,7 @@ public final class OptionsParser {
                 case "--sosd-unsigned-shift" -> shift = true;
                 case "--structures", "--dataset", "--datasets", "--keys", "--ops", "--workloads", "--threads",
                      "--seed", "--reps", "--warmup", "--csv", "--report", "--scale", "--progress", "--values",
-                     "--batch" -> {
+                     "--batch", "--build" -> {
                     if (value == null) {
                         if (i + 1 >= args.length) {
                             throw new BenchException(name + " needs a value (see --help)");
@@ -176,6 +184,7 @@ public final class OptionsParser {
                             case "--scale" -> scale = scale(value);
                             case "--progress" -> progress = progress(value);
                             case "--values" -> values = ValueMode.parse(value);
+                            case "--build" -> build = BuildMode.parse(value);
                             case "--batch" -> batch = batch(Counts.parse(name, value));
                             default -> throw new AssertionError(name);
                         }
@@ -193,7 +202,7 @@ public final class OptionsParser {
                 : List.of((long) (paper ? Options.PAPER_KEYS : Options.DEFAULT_KEYS)));
         int o = count("--ops", ops != null ? ops : paper ? Options.PAPER_OPS : Options.DEFAULT_OPS, 1);
         return new Options(structures, datasets, k, o, workloads, threads, seed, reps, warmups, csv, report, shift,
-                progress, scale, help, values, batch);
+                progress, scale, help, values, batch, build);
     }
 
     private static int batch(long v) {

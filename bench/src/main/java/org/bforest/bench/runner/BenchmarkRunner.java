@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.bforest.bench.BenchException;
+import org.bforest.bench.cli.BuildMode;
 import org.bforest.bench.cli.Counts;
 import org.bforest.bench.cli.Options;
 import org.bforest.bench.datasets.Dataset;
@@ -61,6 +62,8 @@ public final class BenchmarkRunner {
     private final Notes notes;
     private final List<Result> results = new ArrayList<>();
     private final List<DatasetInfo> datasets = new ArrayList<>();
+    /** The stabilized build of the dataset running ({@code --build stabilized}), else null. */
+    private StabilizedBuild stabilized;
     private int stepsDone;
 
     public BenchmarkRunner(Options options, Progress progress) {
@@ -124,6 +127,13 @@ public final class BenchmarkRunner {
         d.notes().forEach(notes::add);
         Values.use(options.values(), d.seed());
         long[] values = Values.of(loaded);
+        stabilized = null;
+        if (options.build() == BuildMode.STABILIZED) {
+            stabilized = StabilizedBuild.plan(loaded, d.seed());
+            notes.add("build on " + on(d) + ": stabilized, as the CSB+-tree paper's: bulk load of "
+                    + stabilized.seedKeys().length + " keys (every " + BuildMode.SEED_EVERY + "th), then "
+                    + stabilized.inserts().size() + " inserts in random order; build_s includes the inserts");
+        }
         Map<Structure, double[]> memory = new EnumMap<>(Structure.class);
         Map<Structure, String> unavailable = new EnumMap<>(Structure.class);
         for (Workload w : options.workloads()) {
@@ -243,8 +253,15 @@ public final class BenchmarkRunner {
                 HeapMeter.collect();
             }
             IndexAdapter a = s.newAdapter();
+            if (stabilized != null && !s.updatable()) {
+                throw new UnsupportedOperationException("read-only: --build stabilized grows the structure by inserts");
+            }
             long b0 = System.nanoTime();
-            a.build(d.loaded(), values);
+            if (stabilized != null) {
+                stabilized.build(a);
+            } else {
+                a.build(d.loaded(), values);
+            }
             st.builds[r] = (System.nanoTime() - b0) / 1e9;
             building = false;
             if (a.size() != n) {

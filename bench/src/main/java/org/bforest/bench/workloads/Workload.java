@@ -1,15 +1,22 @@
 package org.bforest.bench.workloads;
 
+import java.util.List;
+
 /**
  * The five workloads of the BS-tree paper, §8.1 (Tsitsigkos et al.), as percentages of
- * {@link Op#LOOKUP}, {@link Op#INSERT}, {@link Op#DELETE} and {@link Op#SCAN}.
+ * {@link Op#LOOKUP}, {@link Op#INSERT}, {@link Op#DELETE} and {@link Op#SCAN}; and F, deletes
+ * only, which the CSB+-tree paper times on its own (its "stabilized" experiment).
  */
 public enum Workload {
     A("read-only", 100, 0, 0, 0),
     B("write-only", 0, 100, 0, 0),
     C("read-write", 50, 50, 0, 0),
     D("range-write", 0, 5, 0, 95),
-    E("mixed", 60, 35, 5, 0);
+    E("mixed", 60, 35, 5, 0),
+    F("delete-only", 0, 0, 100, 0);
+
+    /** The BS-tree paper's five, A to E: the default run. */
+    public static final List<Workload> PAPER = List.of(A, B, C, D, E);
 
     private final String title;
     private final int[] percent;
@@ -56,6 +63,6 @@ public enum Workload {
                 return w;
             }
         }
-        throw new IllegalArgumentException("unknown workload '" + s + "' (the workloads are A, B, C, D and E)");
+        throw new IllegalArgumentException("unknown workload '" + s + "' (the workloads are A, B, C, D, E and F)");
     }
 }

@@ -166,6 +166,6 @@ class CsvWriterTest {
     void resultsCoverTheRequestedWorkloads() {
         Set<Workload> seen = new HashSet<>();
         run.results().forEach(r -> seen.add(r.workload()));
-        assertEquals(Set.of(Workload.values()), seen);
+        assertEquals(Set.copyOf(Workload.PAPER), seen);
     }
 }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.bforest.bench.cli.Options;
+import org.bforest.bench.cli.BuildMode;
 import org.bforest.bench.cli.ProgressMode;
 import org.bforest.bench.cli.ValueMode;
 import org.bforest.bench.runner.DatasetInfo;
@@ -36,9 +37,10 @@ final class SyntheticRun {
     static RunSummary create(List<String> datasets, List<Integer> threads, List<Integer> sizes) {
         List<Structure> structures = List.of(Structure.BSTREE, Structure.TREEMAP, Structure.SKIPLIST,
                 Structure.FASTUTIL_AVL, Structure.FASTUTIL_RB, Structure.SORTED_ARRAY);
-        List<Workload> workloads = List.of(Workload.values());
+        List<Workload> workloads = Workload.PAPER;
         Options o = new Options(structures, datasets, sizes, 500, workloads, threads, null, 3, 1, null,
-                Path.of("/tmp/report"), false, ProgressMode.OFF, "default", false, ValueMode.KEY, 0);
+                Path.of("/tmp/report"), false, ProgressMode.OFF, "default", false, ValueMode.KEY, 0,
+                BuildMode.BULK);
         Environment env = new Environment("25.0.1", "OpenJDK 64-Bit Server VM 25.0.1+8", List.of("--add-modules",
                 "jdk.incubator.vector", "-Xmx2g"), 8, 2L << 30, "Linux 6.1 amd64", "object header 12 B, reference 4 B",
                 "2025-06-01T12:34:56.789+02:00", "Eclipse Adoptium", new Machine("Test <CPU> & co", 4, 16_000_000_000L),

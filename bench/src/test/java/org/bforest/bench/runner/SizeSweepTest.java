@@ -54,6 +54,33 @@ class SizeSweepTest {
     }
 
     @Test
+    void aStabilizedBuildHoldsTheSameKeysAndValuesAsABulkLoadAndSkipsReadOnlyStructures() {
+        String[] common = {"--structures", "bstree,bminus,bplus,treemap,sorted-array", "--keys", "3000", "--ops", "1000",
+                "--workloads", "A,F"};
+        RunSummary bulk = run(new ByteArrayOutputStream(), common);
+        String[] grown = java.util.Arrays.copyOf(common, common.length + 2);
+        grown[common.length] = "--build";
+        grown[common.length + 1] = "stabilized";
+        RunSummary stab = run(new ByteArrayOutputStream(), grown);
+        java.util.Map<String, Long> sums = new java.util.HashMap<>();
+        for (Result r : bulk.results()) {
+            sums.put(r.structure().cliName() + "/" + r.workload(), r.checksum());
+        }
+        int compared = 0;
+        for (Result r : stab.results()) {
+            assertTrue(r.structure().updatable(), r.toString());
+            // the same keys and values, so the same lookups and deletes, and the same checksums
+            assertEquals(sums.get(r.structure().cliName() + "/" + r.workload()), r.checksum(), r.toString());
+            compared++;
+        }
+        assertEquals(4 * 2, compared);
+        assertTrue(stab.notes().stream().anyMatch(n -> n.contains("stabilized") && n.contains("300 keys")
+                && n.contains("2700 inserts")), stab.notes().toString());
+        assertTrue(stab.notes().stream().anyMatch(n -> n.contains("sorted-array") && n.contains("read-only")),
+                stab.notes().toString());
+    }
+
+    @Test
     void aWriteWorkloadRunsAtMostAsManyOperationsAsTheSizeHasKeys() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         RunSummary r = run(err, "--keys", "300,1K", "--ops", "800");

@@ -55,7 +55,7 @@ class AdaptersTest {
             if (!s.updatable() && !w.readOnly()) {
                 continue;
             }
-            Operations ops = WorkloadGenerator.generate(w, DATA, 3_000);
+            Operations ops = WorkloadGenerator.generate(w, DATA, w == Workload.F ? 2_000 : 3_000);
             long[] size = new long[1];
             long expected = model(ops, size);
             IndexAdapter a = adapter(s);

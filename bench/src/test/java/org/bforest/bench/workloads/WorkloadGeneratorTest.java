@@ -31,11 +31,28 @@ class WorkloadGeneratorTest {
             case C -> new int[] {50, 50, 0, 0};
             case D -> new int[] {0, 5, 0, 95};
             case E -> new int[] {60, 35, 5, 0};
+            case F -> new int[] {0, 0, 100, 0};
         };
     }
 
+    @Test
+    void deleteOnlyRemovesDistinctPresentKeysAndRefusesMoreThanHalf() {
+        Operations ops = WorkloadGenerator.generate(Workload.F, DATA, N / 2);
+        java.util.Set<Long> loaded = new java.util.HashSet<>();
+        for (long k : DATA.loaded()) {
+            loaded.add(k);
+        }
+        java.util.Set<Long> gone = new java.util.HashSet<>();
+        for (int i = 0; i < ops.size(); i++) {
+            assertEquals(Op.DELETE, ops.codes()[i]);
+            assertTrue(loaded.contains(ops.keys()[i]) && gone.add(ops.keys()[i]), "delete " + i);
+        }
+        assertThrows(org.bforest.bench.BenchException.class, () -> WorkloadGenerator.generate(Workload.F, DATA, N));
+        assertEquals(java.util.List.of(Workload.A, Workload.B, Workload.C, Workload.D, Workload.E), Workload.PAPER);
+    }
+
     @ParameterizedTest
-    @EnumSource(Workload.class)
+    @EnumSource(value = Workload.class, names = {"A", "B", "C", "D", "E"})
     void countsAreExactlyThePapersMix(Workload w) {
         Operations ops = WorkloadGenerator.generate(w, DATA, OPS);
         int[] mix = paperMix(w);
