@@ -67,6 +67,19 @@ public final class NodeSearch {
     }
 
     /**
+     * The CSB+-tree's rank: the number of keys {@code < key} in the first {@code width - skip}
+     * longs of the node {@code keys[off .. off+width)}, for {@code width} 8, 16 or 32 (one, two
+     * or four cache lines) and {@code skip} 0, 1 or 2: the last {@code skip} longs of a CSB+-tree
+     * inner node hold its child-group pointers, not keys, and are left out of the count by the
+     * compare's mask (on the SIMD path a masked compare on the last vector, so the whole node is
+     * still one or a few loads). Other widths or skips throw.
+     */
+    public static int rankHead(long[] keys, int off, int width, int skip, long key) {
+        return SIMD ? SimdSearch.rankHead(keys, off, width, skip, key)
+                : ScalarSearch.rankHead(keys, off, width, skip, key);
+    }
+
+    /**
      * The B&minus; tree's insert shift: moves {@code a[off+from .. off+width-1)} one slot right,
      * dropping the last slot's old content (a node keeps it free for this). On the SIMD path it is
      * the article's masked shift: one load and one masked store a vector, right to left, the same

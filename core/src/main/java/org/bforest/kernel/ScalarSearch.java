@@ -35,6 +35,23 @@ public final class ScalarSearch {
         return c;
     }
 
+    /** The number of keys in {@code keys[off .. off+width-skip)} that are {@code < key}. */
+    public static int rankHead(long[] keys, int off, int width, int skip, long key) {
+        checkHead(width, skip);
+        int c = 0;
+        for (int i = 0, n = width - skip; i < n; i++) {
+            c += keys[off + i] < key ? 1 : 0;
+        }
+        return c;
+    }
+
+    static void checkHead(int width, int skip) {
+        if (width != 8 && width != 16 && width != 32 || skip < 0 || skip > 2) {
+            throw new IllegalArgumentException("a CSB+-tree node is 8, 16 or 32 longs with 0 to 2 pointer lanes, not "
+                    + width + " and " + skip);
+        }
+    }
+
     static void checkWidth(int width) {
         if (width != 16 && width != 32 && width != 64) {
             throw new IllegalArgumentException("a B-minus node holds 16, 32 or 64 keys, not " + width);

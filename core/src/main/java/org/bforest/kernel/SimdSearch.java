@@ -163,6 +163,59 @@ final class SimdSearch {
         return c;
     }
 
+    /** All lanes but the last one or two: the masks of {@link #rankHead}'s last vector. */
+    private static final VectorMask<Long> HEAD1 = SPECIES.indexInRange(0, LANES - 1);
+    private static final VectorMask<Long> HEAD2 = SPECIES.indexInRange(0, LANES - 2);
+
+    /**
+     * The CSB+-tree's rank: full compares on every vector but the last, whose compare is masked
+     * to leave out the {@code skip} pointer lanes at the node's end (the node width is a multiple
+     * of the lanes, so the pointers are always in the last vector). One method per width, each
+     * with a constant trip count.
+     */
+    static int rankHead(long[] keys, int off, int width, int skip, long key) {
+        if (width < LANES) {
+            return ScalarSearch.rankHead(keys, off, width, skip, key); // an 8-long node on a 1024-bit CPU
+        }
+        ScalarSearch.checkHead(width, skip);
+        VectorMask<Long> last = skip == 0 ? SPECIES.maskAll(true) : skip == 1 ? HEAD1 : HEAD2;
+        return switch (width) {
+            case 8 -> head8(keys, off, key, last);
+            case 16 -> head16(keys, off, key, last);
+            default -> head32(keys, off, key, last);
+        };
+    }
+
+    private static int head8(long[] keys, int off, long key, VectorMask<Long> last) {
+        int c = 0;
+        int end = 8 - LANES;
+        for (int i = 0; i < end; i += LANES) {
+            c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.LT, key).trueCount();
+        }
+        return c + LongVector.fromArray(SPECIES, keys, off + end).compare(VectorOperators.LT, key).and(last)
+                .trueCount();
+    }
+
+    private static int head16(long[] keys, int off, long key, VectorMask<Long> last) {
+        int c = 0;
+        int end = 16 - LANES;
+        for (int i = 0; i < end; i += LANES) {
+            c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.LT, key).trueCount();
+        }
+        return c + LongVector.fromArray(SPECIES, keys, off + end).compare(VectorOperators.LT, key).and(last)
+                .trueCount();
+    }
+
+    private static int head32(long[] keys, int off, long key, VectorMask<Long> last) {
+        int c = 0;
+        int end = 32 - LANES;
+        for (int i = 0; i < end; i += LANES) {
+            c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.LT, key).trueCount();
+        }
+        return c + LongVector.fromArray(SPECIES, keys, off + end).compare(VectorOperators.LT, key).and(last)
+                .trueCount();
+    }
+
     /**
      * The article's masked shift: right to left, each vector is loaded and stored one slot to the
      * right under a mask of the lanes whose slot is in {@code [from, width-1)}; the mask is

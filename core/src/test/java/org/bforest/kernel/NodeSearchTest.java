@@ -175,6 +175,42 @@ class NodeSearchTest {
                 () -> NodeSearch.rank(new long[64], 0, 24, 0));
     }
 
+    /**
+     * CSB+ rank: the kernel in use and the scalar one both count exactly the keys below among the
+     * first width - skip longs, whatever the pointer lanes after them hold (random longs here).
+     */
+    @Test
+    void rankHeadCountsTheKeysBelowAndIgnoresThePointerLanes() {
+        SplittableRandom r = new SplittableRandom(13);
+        for (int width : new int[] {8, 16, 32}) {
+            for (int skip = 0; skip <= 2; skip++) {
+                for (int trial = 0; trial < 3000; trial++) {
+                    int keys = width - skip;
+                    int n = r.nextInt(keys + 1);
+                    long[] a = new long[3 + width + 5];
+                    int off = 3 + (trial & 1);
+                    long k = r.nextLong(-50, 50);
+                    for (int i = 0; i < width; i++) {
+                        a[off + i] = i >= keys ? (r.nextBoolean() ? r.nextLong() : r.nextLong(-80, 150))
+                                : i < n ? (k += 1 + r.nextInt(3)) - 60 : Long.MAX_VALUE;
+                    }
+                    long key = r.nextInt(8) == 0 ? INTERESTING[r.nextInt(INTERESTING.length)] : r.nextLong(-80, 150);
+                    int expected = 0;
+                    for (int i = 0; i < keys; i++) {
+                        expected += a[off + i] < key ? 1 : 0;
+                    }
+                    String what = "width " + width + ", skip " + skip;
+                    assertEquals(expected, NodeSearch.rankHead(a, off, width, skip, key), what);
+                    assertEquals(expected, ScalarSearch.rankHead(a, off, width, skip, key), what);
+                }
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> NodeSearch.rankHead(new long[64], 0, 24, 1, 0));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> NodeSearch.rankHead(new long[64], 0, 16, 3, 0));
+    }
+
     /** B-minus masked shift: slots [from, width-1) move one right, nothing else is touched. */
     @Test
     void shiftRightMovesExactlyTheSuffix() {
