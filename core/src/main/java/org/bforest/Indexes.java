@@ -1,6 +1,7 @@
 package org.bforest;
 
 import org.bforest.bminus.BMinusTrees;
+import org.bforest.csb.CsbTrees;
 import org.bforest.bplus.BPlusTrees;
 import org.bforest.bstree.BSTrees;
 
@@ -158,5 +159,48 @@ public final class Indexes {
      */
     public static LongIndex bMinusTree(long[] sortedKeys, long[] values, int nodeKeys) {
         return BMinusTrees.bulkLoad(sortedKeys, values, nodeKeys);
+    }
+
+    /**
+     * An empty CSB+-tree (Rao and Ross, "Making B+-Trees Cache Conscious in Main Memory") of the
+     * given variant: the children of a node in one contiguous node group, one pointer a node, nodes
+     * of two cache lines; {@code ./bforest bench} runs the variants as {@code csb},
+     * {@code csb-segmented} and {@code csb-full}.
+     *
+     * @throws NullPointerException if {@code variant} is null
+     */
+    public static LongIndex csbTree(CsbVariant variant) {
+        return CsbTrees.empty(variant, CsbTrees.DEFAULT_LINES);
+    }
+
+    /**
+     * An empty CSB+-tree of the variant with nodes of {@code lines} cache lines: 1 (the paper's),
+     * 2 (the default) or 4.
+     *
+     * @throws IllegalArgumentException for another node size
+     */
+    public static LongIndex csbTree(CsbVariant variant, int lines) {
+        return CsbTrees.empty(variant, lines);
+    }
+
+    /**
+     * A CSB+-tree of the variant bulk-loaded level by level from {@code sortedKeys}: full leaves,
+     * inner nodes with one key slot free. The arrays are copied.
+     *
+     * @param values the value of each key, or {@code null} for zeros
+     * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays differ
+     *                                  in length; nothing is built
+     */
+    public static LongIndex csbTree(CsbVariant variant, long[] sortedKeys, long[] values) {
+        return CsbTrees.bulkLoad(variant, CsbTrees.DEFAULT_LINES, sortedKeys, values);
+    }
+
+    /**
+     * A CSB+-tree of the variant with nodes of {@code lines} (1, 2 or 4) cache lines, bulk-loaded.
+     *
+     * @throws IllegalArgumentException on bad keys or values, or another node size
+     */
+    public static LongIndex csbTree(CsbVariant variant, int lines, long[] sortedKeys, long[] values) {
+        return CsbTrees.bulkLoad(variant, lines, sortedKeys, values);
     }
 }

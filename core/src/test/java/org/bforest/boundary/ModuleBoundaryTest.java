@@ -18,6 +18,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.bforest.BSTreeBuilder;
 import org.bforest.BSTreeIndex;
+import org.bforest.CsbVariant;
 import org.bforest.Indexes;
 import org.bforest.LongCursor;
 import org.bforest.LongEntryConsumer;
@@ -51,7 +52,8 @@ class ModuleBoundaryTest {
                         e.source() + " is exported to the project's own modules only");
             }
         }
-        for (String trees : List.of("org.bforest.bstree", "org.bforest.bplus", "org.bforest.bminus")) {
+        for (String trees : List.of("org.bforest.bstree", "org.bforest.bplus", "org.bforest.bminus",
+                "org.bforest.csb")) {
             assertTrue(d.exports().stream().noneMatch(e -> e.source().equals(trees)),
                     "the trees' package " + trees + " is exported to nobody");
         }
@@ -63,7 +65,7 @@ class ModuleBoundaryTest {
         List<String> leaks = new ArrayList<>();
         for (Class<?> c : List.of(LongIndex.class, NativeLongIndex.class, LongCursor.class, LongEntryVisitor.class,
                 LongEntryConsumer.class, Indexes.class, BSTreeIndex.class, BSTreeBuilder.class,
-                BSTreeBuilder.Compression.class)) {
+                BSTreeBuilder.Compression.class, CsbVariant.class)) {
             for (Method m : c.getMethods()) {
                 List<Type> types = new ArrayList<>(List.of(m.getGenericParameterTypes()));
                 types.add(m.getGenericReturnType());
@@ -75,7 +77,7 @@ class ModuleBoundaryTest {
                 }
             }
             assertFalse(c.getPackageName().contains("bstree") || c.getPackageName().contains("bplus")
-                    || c.getPackageName().contains("bminus"), c + " is API");
+                    || c.getPackageName().contains("bminus") || c.getPackageName().contains("csb"), c + " is API");
         }
         assertEquals(List.of(), leaks, "internal types in public API signatures");
     }
@@ -83,7 +85,7 @@ class ModuleBoundaryTest {
     @Test
     void treeClassesAreFinalAndPackagePrivate() throws Exception {
         for (String name : List.of("org.bforest.bstree.BSTree", "org.bforest.bstree.CBSTree",
-                "org.bforest.bplus.BPlusTree", "org.bforest.bminus.BMinusTree")) {
+                "org.bforest.bplus.BPlusTree", "org.bforest.bminus.BMinusTree", "org.bforest.csb.CsbTree")) {
             Class<?> c = Class.forName(name);
             assertFalse(Modifier.isPublic(c.getModifiers()), name + " is not public");
             assertTrue(Modifier.isFinal(c.getModifiers()), name + " is final");
@@ -93,5 +95,8 @@ class ModuleBoundaryTest {
         assertEquals("CBSTree", Indexes.cbsTree().getClass().getSimpleName());
         assertEquals("BPlusTree", Indexes.bPlusTree().getClass().getSimpleName());
         assertEquals("BMinusTree", Indexes.bMinusTree().getClass().getSimpleName());
+        for (CsbVariant v : CsbVariant.values()) {
+            assertEquals("CsbTree", Indexes.csbTree(v).getClass().getSimpleName());
+        }
     }
 }

@@ -6,6 +6,7 @@ import static org.bforest.testing.Capability.NODE_SEARCH;
 import java.util.EnumSet;
 import java.util.List;
 import org.bforest.BSTreeBuilder.Compression;
+import org.bforest.CsbVariant;
 import org.bforest.Indexes;
 import org.bforest.bplus.BPlusTrees;
 import org.bforest.sample.PackedLeavesIndex;
@@ -24,6 +25,13 @@ public final class CoreStructures implements StructureRegistry {
                 new Impl("cbstree", Indexes::cbsTree, Indexes::cbsTree, simd),
                 // node sizes 16 and 64: BMinusTreeTest (the same code with other constants)
                 new Impl("bminus", Indexes::bMinusTree, Indexes::bMinusTree, simd),
+                // node sizes 1 and 4 lines: CsbTreeTest
+                new Impl("csb", () -> Indexes.csbTree(CsbVariant.PLAIN),
+                        (k, v) -> Indexes.csbTree(CsbVariant.PLAIN, k, v), simd),
+                new Impl("csb-segmented", () -> Indexes.csbTree(CsbVariant.SEGMENTED),
+                        (k, v) -> Indexes.csbTree(CsbVariant.SEGMENTED, k, v), simd),
+                new Impl("csb-full", () -> Indexes.csbTree(CsbVariant.FULL),
+                        (k, v) -> Indexes.csbTree(CsbVariant.FULL, k, v), simd),
                 new Impl("bplus", Indexes::bPlusTree, Indexes::bPlusTree, single),
                 new Impl("bplus-sparse", Indexes::bPlusTree,
                         (k, v) -> Indexes.bPlusTree(k, v, BPlusTrees.SPARSE_FILL), single),

@@ -1,0 +1,970 @@
+package org.bforest.csb;
+
+import java.util.Arrays;
+import org.bforest.CsbVariant;
+import org.bforest.LongEntryVisitor;
+import org.bforest.kernel.NodeSearch;
+import org.bforest.spi.LeafChainIndex;
+import org.bforest.storage.FlatLongNodeArray;
+import org.bforest.storage.IntNodeArray;
+import org.bforest.storage.LongNodeArray;
+
+/**
+ * The CSB+-trees of Rao and Ross, "Making B+-Trees Cache Conscious in Main Memory" (SIGMOD 2000;
+ * {@code ../shared/papers/csb-plus-trees.md}), all three variants, on 64-bit keys and values.
+ *
+ * <h2>Layout</h2>
+ * A node is {@code S = 8 * lines} longs ({@link #width}; one, two or four cache lines), an int id,
+ * never an object. The children of an inner node form one contiguous <em>node group</em> of ids
+ * (two in the segmented tree), so an inner node stores one pointer per group instead of one per
+ * child: child {@code c} is {@code firstChild + c}. Inner node: {@code K = S - segs} keys, then
+ * {@code segs} pointer lanes ({@code segs} = 1, or 2 when segmented), each
+ * {@code firstChild << 32 | children in the group}; all in one {@link FlatLongNodeArray}, so the
+ * pointer is on the node's own cache line, which is the paper's point. Leaves, the groups of the
+ * lowest inner level's children: {@code S} keys in one {@link LongNodeArray} and {@code S} values
+ * at the same offsets in another (so the key lines hold keys only), plus next/previous links in
+ * an {@link IntNodeArray}. Unused key slots are padded with {@link #MAXKEY}, stored out of band
+ * by the shared layer, so every {@code long} is storable; a node's key count is the rank of the
+ * padding (inner nodes: the children count in the pointer lanes, minus one).
+ *
+ * <p>Key {@code i} of an inner node is the <em>largest</em> key of child {@code i}'s subtree (the
+ * paper's bulk load fills the upper levels with each child's largest key), so the child to follow
+ * is the number of keys below the search key: {@link NodeSearch#rankHead}, a Vector API compare of
+ * the whole node against the broadcast key whose last vector is masked to leave the pointer lanes
+ * out, and {@code trueCount}. The paper's "uniform" unrolled binary search over padded keys
+ * ({@link #rankUnrolled}: {@code log2 S} comparisons, a perfect tree since {@code K + 1} is a power
+ * of two) is the alternative, selected with {@code -Dbforest.csb.search=unrolled}; the SIMD rank is
+ * the default because it measured faster (docs/ARCHITECTURE.md, "The CSB+-trees in memory").
+ *
+ * <h2>Node groups</h2>
+ * Leaf ids and inner ids each come from a high-water mark and a free list per group size; a freed
+ * group is linked through the first long of its first node (the paper's free pool; a release never
+ * allocates). A group may straddle two leaf chunks: nodes are always addressed one by one
+ * ({@code chunk(id)}), so only a copy's speed could notice.
+ *
+ * <h2>Insert: splits as the paper's, per variant</h2>
+ * A leaf holds up to {@code S} entries. A full leaf's {@code S + 1} entries are split in halves into
+ * two node images (scratch), which replace the leaf at its index {@code c} in its group:
+ * <ul>
+ * <li>The parent has room. {@link CsbVariant#PLAIN}: a new group one node larger gets the old
+ *     group's nodes with the split one as two, the parent's pointer moves to it and the old group
+ *     is freed (section 3.1). {@link CsbVariant#SEGMENTED}: the same for the one segment that
+ *     holds child {@code c} (section 3.2). {@link CsbVariant#FULL}: groups are allocated with room
+ *     for {@code S} nodes, so the nodes right of {@code c} shift one place inside the group and
+ *     nothing is allocated (section 3.3).</li>
+ * <li>The parent is full. Its children (with the split node as two) are redistributed evenly into
+ *     two new groups (segmented: four segments) and the old group freed; the parent itself is split
+ *     into two images, which replace it in its own group the same way, recursively; a split root
+ *     makes a new root over a group of two.</li>
+ * </ul>
+ * Leaves whose id changes are relinked, and so are the neighbours outside the group. Storage for a
+ * whole split (two groups a level and a root) is reserved before anything is written, so an
+ * {@code OutOfMemoryError} leaves the tree as it was.
+ *
+ * <h2>Delete: lazy</h2>
+ * As the paper's experiments: the entry is removed from its leaf and nothing else changes. A leaf
+ * that empties stays in its group, empty, with its range: a descent into that range ends there, the
+ * shared layer's walks skip it (its bitmap is 0), and an insert into the range fills it again. A
+ * separator stays a valid upper bound when the key it copied is deleted. Memory stays at what the
+ * tree had at its largest; a descent still costs one node a level.
+ *
+ * <p>Not thread-safe for writes; reads keep no state in fields, so any number of threads may
+ * read an unmodified tree.
+ */
+final class CsbTree extends LeafChainIndex {
+    static final int MAX_HEIGHT = 40;
+    /** The paper's unrolled comparison instead of the SIMD rank (for the measurement). */
+    static final boolean UNROLLED = "unrolled".equals(System.getProperty("bforest.csb.search", "simd"));
+    private static final int NEXT = 0;
+    private static final int PREV = 1;
+    /** Child sources in a split: the two images of the split node. */
+    private static final int IMG_LEFT = -1;
+    private static final int IMG_RIGHT = -2;
+
+    final CsbVariant variant;
+    /** S: longs per node (8 per cache line). */
+    final int width;
+    /** Pointer lanes per inner node: 1, or 2 when segmented. */
+    final int segs;
+    /** Key slots per inner node: {@code width - segs}. */
+    final int keySlots;
+    private final boolean full;
+
+    LongNodeArray leafKeys;
+    LongNodeArray leafVals;
+    IntNodeArray leafLinks;
+    FlatLongNodeArray inner;
+    /** High-water marks of leaf and inner ids, ids in live groups, and free-list heads by size. */
+    int leafHw;
+    int innerHw;
+    long leavesUsed;
+    long innerUsed;
+    int[] leafFree;
+    int[] innerFree;
+    /** The root: an inner node (alone in a group of one), or a leaf when {@link #height} is 0. */
+    int root;
+    int height;
+    int head;
+    int tail;
+
+    // Writers' scratch (writes are single-threaded).
+    private final int[] pathNode = new int[MAX_HEIGHT + 2];
+    private final int[] pathPos = new int[MAX_HEIGHT + 2];
+    private final long[][] leafImgKeys;
+    private final long[][] leafImgVals;
+    /** Inner node images, by level parity and side: the images of level h are in {@code [(h & 1) * 2 + side]}. */
+    private final long[][] innerImg;
+    private final long[] mergeKeys;
+    private final long[] mergeVals;
+    private final int[] sources;
+    private final int[] order;
+    /** Parity of the level whose inner images {@link #writeImage} places ({@link #replaceChild} sets it). */
+    private int imageLevelParity;
+
+    CsbTree(String name, CsbVariant variant, int lines) {
+        super(name);
+        if (lines != 1 && lines != 2 && lines != 4) {
+            throw new IllegalArgumentException("a CSB+-tree node is 1, 2 or 4 cache lines, not " + lines);
+        }
+        this.variant = variant;
+        this.width = 8 * lines;
+        this.segs = variant == CsbVariant.SEGMENTED ? 2 : 1;
+        this.keySlots = width - segs;
+        this.full = variant == CsbVariant.FULL;
+        leafImgKeys = new long[2][width];
+        leafImgVals = new long[2][width];
+        innerImg = new long[4][width];
+        mergeKeys = new long[width + 2];
+        mergeVals = new long[width + 2];
+        sources = new int[width + 2];
+        order = new int[2 * width + 2];
+        init();
+    }
+
+    private void init() {
+        leafKeys = LongNodeArray.smallChunks(width, 1);
+        leafVals = LongNodeArray.smallChunks(width, 1);
+        leafLinks = new IntNodeArray(2, 1);
+        inner = new FlatLongNodeArray(width, 1);
+        leafHw = 0;
+        innerHw = 0;
+        leavesUsed = 0;
+        innerUsed = 0;
+        leafFree = new int[width + 1];
+        innerFree = new int[width + 1];
+        Arrays.fill(leafFree, NONE);
+        Arrays.fill(innerFree, NONE);
+        int leaf = allocLeaves(1);
+        clearLeaf(leaf);
+        setLink(leaf, NEXT, NONE);
+        setLink(leaf, PREV, NONE);
+        root = leaf;
+        height = 0;
+        head = leaf;
+        tail = leaf;
+    }
+
+    // ---- node access ----------------------------------------------------------------------------
+
+    int innerOff(int node) {
+        return FlatLongNodeArray.offsetOf(node, width);
+    }
+
+    long innerKey(int node, int i) {
+        return inner.chunk(0)[innerOff(node) + i];
+    }
+
+    /** Pointer lane {@code j} of an inner node: {@code firstChild << 32 | children}. */
+    long innerMeta(int node, int j) {
+        return inner.chunk(0)[innerOff(node) + keySlots + j];
+    }
+
+    static int first(long meta) {
+        return (int) (meta >>> 32);
+    }
+
+    static int count(long meta) {
+        return (int) meta;
+    }
+
+    static long meta(int first, int count) {
+        return (long) first << 32 | count;
+    }
+
+    /** Children of an inner node (its keys: one fewer). */
+    int innerChildren(int node) {
+        int n = 0;
+        for (int j = 0; j < segs; j++) {
+            n += count(innerMeta(node, j));
+        }
+        return n;
+    }
+
+    /** Child {@code c} of an inner node. */
+    int innerKid(int node, int c) {
+        long m0 = innerMeta(node, 0);
+        if (segs == 1 || c < count(m0)) {
+            return first(m0) + c;
+        }
+        return first(innerMeta(node, 1)) + c - count(m0);
+    }
+
+    int leafCount(int leaf) {
+        return NodeSearch.rankHead(leafKeys.chunk(leaf), leafKeys.offset(leaf), width, 0, MAXKEY);
+    }
+
+    private int link(int leaf, int field) {
+        return leafLinks.chunk(leaf)[leafLinks.offset(leaf) + field];
+    }
+
+    private void setLink(int leaf, int field, int v) {
+        leafLinks.chunk(leaf)[leafLinks.offset(leaf) + field] = v;
+    }
+
+    private void clearLeaf(int leaf) {
+        int off = leafKeys.offset(leaf);
+        Arrays.fill(leafKeys.chunk(leaf), off, off + width, MAXKEY);
+    }
+
+    /** Ids a group of {@code n} nodes takes: {@code n}, or always {@code S} in the full tree. */
+    private int cap(int n) {
+        return full ? width : n;
+    }
+
+    // ---- node groups ----------------------------------------------------------------------------
+
+    /** A group of {@code n} contiguous leaf ids (storage reserved or grown here). */
+    private int allocLeaves(int n) {
+        if (n == 0) {
+            return 0;
+        }
+        leavesUsed += n;
+        int g = n < leafFree.length ? leafFree[n] : NONE; // a bulk load's runs are longer
+        if (g != NONE) {
+            leafFree[n] = (int) leafKeys.chunk(g)[leafKeys.offset(g)];
+            return g;
+        }
+        long need = (long) leafHw + n;
+        leafKeys.ensureCapacity(need);
+        leafVals.ensureCapacity(need);
+        leafLinks.ensureCapacity(need);
+        g = leafHw;
+        leafHw += n;
+        return g;
+    }
+
+    private void freeLeaves(int g, int n) {
+        if (n == 0) {
+            return;
+        }
+        leavesUsed -= n;
+        leafKeys.chunk(g)[leafKeys.offset(g)] = leafFree[n];
+        leafFree[n] = g;
+    }
+
+    private int allocInner(int n) {
+        if (n == 0) {
+            return 0;
+        }
+        innerUsed += n;
+        int g = n < innerFree.length ? innerFree[n] : NONE;
+        if (g != NONE) {
+            innerFree[n] = (int) inner.chunk(0)[innerOff(g)];
+            return g;
+        }
+        inner.ensureCapacity((long) innerHw + n);
+        g = innerHw;
+        innerHw += n;
+        return g;
+    }
+
+    private void freeInner(int g, int n) {
+        if (n == 0) {
+            return;
+        }
+        innerUsed -= n;
+        inner.chunk(0)[innerOff(g)] = innerFree[n];
+        innerFree[n] = g;
+    }
+
+    /**
+     * Room for a split to finish once it starts: two groups of at most {@code S} nodes a level
+     * (four segments hold no more), and a root with its group of two.
+     */
+    private void reserveForSplit() {
+        if (height >= MAX_HEIGHT) {
+            throw new IllegalStateException(toString() + ": height limit " + MAX_HEIGHT + " reached");
+        }
+        long leaves = (long) leafHw + 2L * width + 2;
+        leafKeys.ensureCapacity(leaves);
+        leafVals.ensureCapacity(leaves);
+        leafLinks.ensureCapacity(leaves);
+        inner.ensureCapacity((long) innerHw + (2L * width + 2) * (height + 1) + 1);
+    }
+
+    // ---- search ---------------------------------------------------------------------------------
+
+    /** Keys of inner node at {@code off} below {@code key}: the child to follow. */
+    private int rank(long[] a, int off, long key) {
+        return UNROLLED ? rankUnrolled(a, off, key) : NodeSearch.rankHead(a, off, width, segs, key);
+    }
+
+    /**
+     * The paper's "uniform" search (section 3.1.2): binary search unfolded into a fixed sequence of
+     * comparisons over the padded keys, {@code log2 S} of them (the positions compared form a
+     * perfect tree over {@code S - 1} slots); branch-free here. The pointer lanes are compared only
+     * when every key is below, hence the clamp to {@code K}.
+     */
+    int rankUnrolled(long[] a, int off, long key) {
+        int p = 0;
+        switch (width) {
+            case 8 -> {
+                p += a[off + 3] < key ? 4 : 0;
+                p += a[off + p + 1] < key ? 2 : 0;
+                p += a[off + p] < key ? 1 : 0;
+            }
+            case 16 -> {
+                p += a[off + 7] < key ? 8 : 0;
+                p += a[off + p + 3] < key ? 4 : 0;
+                p += a[off + p + 1] < key ? 2 : 0;
+                p += a[off + p] < key ? 1 : 0;
+            }
+            default -> {
+                p += a[off + 15] < key ? 16 : 0;
+                p += a[off + p + 7] < key ? 8 : 0;
+                p += a[off + p + 3] < key ? 4 : 0;
+                p += a[off + p + 1] < key ? 2 : 0;
+                p += a[off + p] < key ? 1 : 0;
+            }
+        }
+        return Math.min(p, keySlots);
+    }
+
+    /** Child {@code c} of the inner node at {@code off}: first child of its segment plus the offset. */
+    private int child(long[] a, int off, int c) {
+        long m = a[off + keySlots];
+        if (segs == 1) {
+            return first(m) + c;
+        }
+        int s0 = count(m);
+        int second = c >= s0 ? 1 : 0;
+        return first(a[off + keySlots + second]) + c - (second == 1 ? s0 : 0);
+    }
+
+    @Override
+    protected int findLeaf(long key) {
+        long[] a = inner.chunk(0);
+        int node = root;
+        for (int h = height; h > 0; h--) {
+            int off = FlatLongNodeArray.offsetOf(node, width);
+            node = child(a, off, rank(a, off, key));
+        }
+        return node;
+    }
+
+    /** {@link #findLeaf} recording the path (node and child index per level) for a split. */
+    private int descend(long key) {
+        long[] a = inner.chunk(0);
+        int node = root;
+        for (int h = height; h > 0; h--) {
+            int off = FlatLongNodeArray.offsetOf(node, width);
+            int c = rank(a, off, key);
+            pathNode[h] = node;
+            pathPos[h] = c;
+            node = child(a, off, c);
+        }
+        return node;
+    }
+
+    @Override
+    public long get(long key, long absent) {
+        if (key == MAXKEY) {
+            return getMax(absent);
+        }
+        int leaf = findLeaf(key);
+        long[] kc = leafKeys.chunk(leaf);
+        int off = leafKeys.offset(leaf);
+        int r = NodeSearch.rankHead(kc, off, width, 0, key);
+        return r < width && kc[off + r] == key ? leafVals.chunk(leaf)[off + r] : absent;
+    }
+
+    @Override
+    public boolean containsKey(long key) {
+        if (key == MAXKEY) {
+            return hasMax;
+        }
+        int leaf = findLeaf(key);
+        long[] kc = leafKeys.chunk(leaf);
+        int off = leafKeys.offset(leaf);
+        int r = NodeSearch.rankHead(kc, off, width, 0, key);
+        return r < width && kc[off + r] == key;
+    }
+
+    // ---- insert ---------------------------------------------------------------------------------
+
+    @Override
+    public long put(long key, long value) {
+        if (key == MAXKEY) {
+            return putMax(value);
+        }
+        int leaf = descend(key);
+        long[] kc = leafKeys.chunk(leaf);
+        int off = leafKeys.offset(leaf);
+        int w = width;
+        int r = NodeSearch.rankHead(kc, off, w, 0, key);
+        if (r < w && kc[off + r] == key) {
+            long[] vc = leafVals.chunk(leaf);
+            long previous = vc[off + r];
+            vc[off + r] = value;
+            return previous;
+        }
+        if (kc[off + w - 1] == MAXKEY) { // room
+            long[] vc = leafVals.chunk(leaf);
+            System.arraycopy(kc, off + r, kc, off + r + 1, w - 1 - r);
+            System.arraycopy(vc, off + r, vc, off + r + 1, w - 1 - r);
+            kc[off + r] = key;
+            vc[off + r] = value;
+        } else {
+            reserveForSplit(); // may replace a small first chunk: splitLeaf fetches the arrays again
+            splitLeaf(leaf, r, key, value);
+        }
+        size++;
+        modCount++;
+        return defaultReturnValue();
+    }
+
+    /**
+     * A full leaf and the new entry at rank {@code r}: the {@code S + 1} entries in halves into the
+     * two leaf images, then the images replace the leaf in its group.
+     */
+    private void splitLeaf(int leaf, int r, long key, long value) {
+        int w = width;
+        long[] kc = leafKeys.chunk(leaf);
+        long[] vc = leafVals.chunk(leaf);
+        int off = leafKeys.offset(leaf);
+        long[] mk = mergeKeys;
+        long[] mv = mergeVals;
+        System.arraycopy(kc, off, mk, 0, r);
+        System.arraycopy(vc, off, mv, 0, r);
+        mk[r] = key;
+        mv[r] = value;
+        System.arraycopy(kc, off + r, mk, r + 1, w - r);
+        System.arraycopy(vc, off + r, mv, r + 1, w - r);
+        int left = (w + 2) / 2;
+        int right = w + 1 - left;
+        fillLeafImage(0, mk, mv, 0, left);
+        fillLeafImage(1, mk, mv, left, right);
+        replaceChild(1, mk[left - 1]);
+    }
+
+    private void fillLeafImage(int side, long[] mk, long[] mv, int from, int n) {
+        long[] ik = leafImgKeys[side];
+        long[] iv = leafImgVals[side];
+        System.arraycopy(mk, from, ik, 0, n);
+        System.arraycopy(mv, from, iv, 0, n);
+        Arrays.fill(ik, n, width, MAXKEY);
+        Arrays.fill(iv, n, width, 0);
+    }
+
+    /**
+     * The child on the path below level {@code h} has been split into its two images (leaf images
+     * when {@code h == 1}, else the inner images of level {@code h - 1}), the left one's largest
+     * key being {@code sep}: puts them in its place in the parent's group, splitting the parent
+     * when it is full.
+     */
+    private void replaceChild(int h, long sep) {
+        boolean leaves = h == 1;
+        imageLevelParity = (h - 1) & 1;
+        if (h > height) {
+            newRoot(leaves, sep);
+            return;
+        }
+        int p = pathNode[h];
+        int c = pathPos[h];
+        long[] a = inner.chunk(0);
+        int off = innerOff(p);
+        int m = innerChildren(p);
+        int n = m - 1;
+        if (n < keySlots) {
+            // room: the separator goes in at c, the left image takes child c, the right one c + 1
+            System.arraycopy(a, off + c, a, off + c + 1, n - c);
+            a[off + c] = sep;
+            if (full) {
+                shiftInGroup(leaves, p, c, m);
+            } else {
+                copySegment(leaves, p, c);
+            }
+            return;
+        }
+        splitParent(h, sep);
+    }
+
+    /** Full tree, parent with room: the nodes right of child {@code c} move one place right in the group. */
+    private void shiftInGroup(boolean leaves, int p, int c, int m) {
+        long[] a = inner.chunk(0);
+        int off = innerOff(p);
+        int g = first(a[off + keySlots]);
+        int prevOut = leaves ? link(g, PREV) : NONE;
+        int nextOut = leaves ? link(g + m - 1, NEXT) : NONE;
+        for (int i = m - 1; i > c; i--) {
+            copyNode(leaves, g + i, g + i + 1);
+        }
+        writeImage(leaves, 0, g + c);
+        writeImage(leaves, 1, g + c + 1);
+        a[off + keySlots] = meta(g, m + 1);
+        if (leaves) {
+            for (int i = 0; i <= m; i++) {
+                order[i] = g + i;
+            }
+            relink(m + 1, prevOut, nextOut);
+        }
+    }
+
+    /**
+     * Plain and segmented trees, parent with room: the segment that holds child {@code c} (the
+     * whole group when not segmented) is copied into a new group one node larger, the child
+     * replaced by its two images; the parent points to the new group and the old one is freed.
+     */
+    private void copySegment(boolean leaves, int p, int c) {
+        int off = innerOff(p);
+        long m0 = inner.chunk(0)[off + keySlots];
+        int j = segs == 2 && c >= count(m0) ? 1 : 0;
+        int cj = j == 0 ? c : c - count(m0);
+        long mj = inner.chunk(0)[off + keySlots + j];
+        int g = first(mj);
+        int m = count(mj);
+        for (int i = 0; i < cj; i++) {
+            sources[i] = g + i;
+        }
+        sources[cj] = IMG_LEFT;
+        sources[cj + 1] = IMG_RIGHT;
+        for (int i = cj + 1; i < m; i++) {
+            sources[i + 1] = g + i;
+        }
+        int prevOut = leaves ? link(g, PREV) : NONE;
+        int nextOut = leaves ? link(g + m - 1, NEXT) : NONE;
+        int ng = placeGroup(leaves, 0, m + 1);
+        inner.chunk(0)[off + keySlots + j] = meta(ng, m + 1);
+        free(leaves, g, m);
+        if (leaves) {
+            relink(m + 1, prevOut, nextOut);
+        }
+    }
+
+    /**
+     * The parent at level {@code h} is full: its {@code K + 2} children (the split one as its two
+     * images) are redistributed over two new groups (segmented: each new node's two segments),
+     * the old group freed, and the parent split into two images of level {@code h} that replace it
+     * one level up.
+     */
+    private void splitParent(int h, long sep) {
+        boolean leaves = h == 1;
+        int p = pathNode[h];
+        int c = pathPos[h];
+        long[] a = inner.chunk(0);
+        int off = innerOff(p);
+        int k = keySlots;
+        // the K + 1 keys, sep at c
+        long[] mk = mergeKeys;
+        System.arraycopy(a, off, mk, 0, c);
+        mk[c] = sep;
+        System.arraycopy(a, off + c, mk, c + 1, k - c);
+        // the K + 2 children, in order, the split one as its images
+        int total = k + 2;
+        int s = 0;
+        int firstOld = NONE;
+        int lastOld = NONE;
+        for (int j = 0; j < segs; j++) {
+            long mj = a[off + k + j];
+            for (int i = 0; i < count(mj); i++) {
+                int id = first(mj) + i;
+                if (firstOld == NONE) {
+                    firstOld = id;
+                }
+                lastOld = id;
+                if (s == c) {
+                    sources[s++] = IMG_LEFT;
+                    sources[s++] = IMG_RIGHT;
+                } else {
+                    sources[s++] = id;
+                }
+            }
+        }
+        long meta0 = a[off + k];
+        long meta1 = segs == 2 ? a[off + k + 1] : 0;
+        int prevOut = leaves ? link(firstOld, PREV) : NONE;
+        int nextOut = leaves ? link(lastOld, NEXT) : NONE;
+        int left = (total + 1) / 2;
+        int right = total - left;
+        int side = (h & 1) * 2;
+        long[] li = innerImg[side];
+        long[] ri = innerImg[side + 1];
+        Arrays.fill(li, MAXKEY);
+        Arrays.fill(ri, MAXKEY);
+        System.arraycopy(mk, 0, li, 0, left - 1);
+        System.arraycopy(mk, left, ri, 0, right - 1);
+        long up = mk[left - 1];
+        placeChildrenOf(leaves, li, 0, left);
+        placeChildrenOf(leaves, ri, left, right);
+        free(leaves, first(meta0), cap(count(meta0)));
+        if (segs == 2) {
+            free(leaves, first(meta1), count(meta1));
+        }
+        if (leaves) {
+            relink(total, prevOut, nextOut);
+        }
+        replaceChild(h + 1, up);
+    }
+
+    /** A new root over the two images of the old one (level {@code height}), which is freed. */
+    private void newRoot(boolean leaves, long sep) {
+        int old = root;
+        sources[0] = IMG_LEFT;
+        sources[1] = IMG_RIGHT;
+        int r = allocInner(1);
+        long[] img = innerImg[((height + 1) & 1) * 2];
+        Arrays.fill(img, MAXKEY);
+        img[0] = sep;
+        placeChildrenOf(leaves, img, 0, 2);
+        System.arraycopy(img, 0, inner.chunk(0), innerOff(r), width);
+        free(leaves, old, 1);
+        if (leaves) {
+            relink(2, NONE, NONE);
+        }
+        root = r;
+        height++;
+    }
+
+    /**
+     * Allocates the group (segmented: the two segments, split evenly) for {@code n} children taken
+     * from {@code sources[from ..]} and writes its pointer lanes into the node image {@code node};
+     * the new ids, in order, go to {@link #order} from {@code from}.
+     */
+    private void placeChildrenOf(boolean leaves, long[] node, int from, int n) {
+        if (segs == 1) {
+            int g = placeGroup(leaves, from, n);
+            node[keySlots] = meta(g, n);
+        } else {
+            int n0 = (n + 1) / 2;
+            int g0 = placeGroup(leaves, from, n0);
+            int g1 = placeGroup(leaves, from + n0, n - n0);
+            node[keySlots] = meta(g0, n0);
+            node[keySlots + 1] = meta(g1, n - n0);
+        }
+    }
+
+    /** A new group of {@code cap(n)} ids holding the children {@code sources[from .. from+n)}. */
+    private int placeGroup(boolean leaves, int from, int n) {
+        if (n == 0) {
+            return 0;
+        }
+        int g = leaves ? allocLeaves(cap(n)) : allocInner(cap(n));
+        for (int i = 0; i < n; i++) {
+            int src = sources[from + i];
+            if (src < 0) {
+                writeImage(leaves, src == IMG_LEFT ? 0 : 1, g + i);
+            } else {
+                copyNode(leaves, src, g + i);
+            }
+            order[from + i] = g + i;
+        }
+        return g;
+    }
+
+    private void free(boolean leaves, int g, int n) {
+        if (leaves) {
+            freeLeaves(g, n);
+        } else {
+            freeInner(g, n);
+        }
+    }
+
+    private void copyNode(boolean leaves, int from, int to) {
+        if (leaves) {
+            int fo = leafKeys.offset(from);
+            int to2 = leafKeys.offset(to);
+            System.arraycopy(leafKeys.chunk(from), fo, leafKeys.chunk(to), to2, width);
+            System.arraycopy(leafVals.chunk(from), fo, leafVals.chunk(to), to2, width);
+        } else {
+            long[] a = inner.chunk(0);
+            System.arraycopy(a, innerOff(from), a, innerOff(to), width);
+        }
+    }
+
+    /** Writes image {@code side} of the level being split (leaf or inner) to node {@code to}. */
+    private void writeImage(boolean leaves, int side, int to) {
+        if (leaves) {
+            int o = leafKeys.offset(to);
+            System.arraycopy(leafImgKeys[side], 0, leafKeys.chunk(to), o, width);
+            System.arraycopy(leafImgVals[side], 0, leafVals.chunk(to), o, width);
+        } else {
+            // the images being placed are those of the level below the one splitting
+            System.arraycopy(innerImg[imageLevelParity * 2 + side], 0, inner.chunk(0), innerOff(to), width);
+        }
+    }
+
+
+    /** Links the leaves {@code order[0 .. n)} in that order between {@code prevOut} and {@code nextOut}. */
+    private void relink(int n, int prevOut, int nextOut) {
+        for (int i = 0; i < n; i++) {
+            setLink(order[i], PREV, i == 0 ? prevOut : order[i - 1]);
+            setLink(order[i], NEXT, i == n - 1 ? nextOut : order[i + 1]);
+        }
+        if (prevOut == NONE) {
+            head = order[0];
+        } else {
+            setLink(prevOut, NEXT, order[0]);
+        }
+        if (nextOut == NONE) {
+            tail = order[n - 1];
+        } else {
+            setLink(nextOut, PREV, order[n - 1]);
+        }
+    }
+
+    // ---- delete ---------------------------------------------------------------------------------
+
+    @Override
+    public long remove(long key) {
+        if (key == MAXKEY) {
+            return removeMax();
+        }
+        int leaf = findLeaf(key);
+        long[] kc = leafKeys.chunk(leaf);
+        int off = leafKeys.offset(leaf);
+        int w = width;
+        int r = NodeSearch.rankHead(kc, off, w, 0, key);
+        if (r == w || kc[off + r] != key) {
+            return defaultReturnValue();
+        }
+        long[] vc = leafVals.chunk(leaf);
+        long previous = vc[off + r];
+        System.arraycopy(kc, off + r + 1, kc, off + r, w - 1 - r);
+        System.arraycopy(vc, off + r + 1, vc, off + r, w - 1 - r);
+        kc[off + w - 1] = MAXKEY;
+        vc[off + w - 1] = 0;
+        size--;
+        modCount++;
+        return previous;
+    }
+
+    @Override
+    public void clear() {
+        init();
+        resetCommon();
+    }
+
+    // ---- the position SPI -----------------------------------------------------------------------
+
+    @Override
+    protected int firstLeaf() {
+        return head;
+    }
+
+    @Override
+    protected int lastLeaf() {
+        return tail;
+    }
+
+    @Override
+    protected int leafNext(int leaf) {
+        return link(leaf, NEXT);
+    }
+
+    @Override
+    protected int leafPrev(int leaf) {
+        return link(leaf, PREV);
+    }
+
+    @Override
+    protected long leafBitmap(int leaf) {
+        return (1L << leafCount(leaf)) - 1; // at most 32 keys
+    }
+
+    @Override
+    protected int leafSuccGE(int leaf, long key) {
+        return NodeSearch.rankHead(leafKeys.chunk(leaf), leafKeys.offset(leaf), width, 0, key);
+    }
+
+    @Override
+    protected int leafSuccGT(int leaf, long key) {
+        long[] kc = leafKeys.chunk(leaf);
+        int off = leafKeys.offset(leaf);
+        int r = NodeSearch.rankHead(kc, off, width, 0, key);
+        return r < width && kc[off + r] == key ? r + 1 : r;
+    }
+
+    @Override
+    protected long leafKey(int leaf, int slot) {
+        return leafKeys.chunk(leaf)[leafKeys.offset(leaf) + slot];
+    }
+
+    @Override
+    protected long leafValue(int leaf, int slot) {
+        return leafVals.chunk(leaf)[leafKeys.offset(leaf) + slot];
+    }
+
+    @Override
+    protected int visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
+        long[] kc = leafKeys.chunk(leaf);
+        long[] vc = leafVals.chunk(leaf);
+        int off = leafKeys.offset(leaf);
+        int n = 0;
+        for (; bits != 0; bits &= bits - 1) {
+            int slot = Long.numberOfTrailingZeros(bits);
+            n++;
+            boolean go = visitor.visit(kc[off + slot], vc[off + slot]);
+            checkUnchanged(expectedModCount);
+            if (!go) {
+                return -n;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    protected int descentLevels() {
+        return height;
+    }
+
+    @Override
+    protected String describeShape() {
+        return variant + ", S=" + width + ", leaves=" + leavesUsed + ", inner=" + innerUsed + ", height=" + height;
+    }
+
+    @Override
+    public long memoryBytes() {
+        return 16 + 8L * 24 + leafKeys.bytes() + leafVals.bytes() + leafLinks.bytes() + inner.bytes()
+                + 2 * (16 + 4L * (width + 1)) + 2 * (16 + 4L * pathNode.length)
+                + (4 + 2 * 2 + 2) * (16 + 8L * width);
+    }
+
+    @Override
+    protected void checkStructure() {
+        new CsbChecker(this).check();
+    }
+
+    /** The free groups of leaves ({@code leaves}) or inner nodes, as {@code first, size} pairs. */
+    int[] freeGroups(boolean leaves) {
+        int[] heads = leaves ? leafFree : innerFree;
+        int[] out = new int[16];
+        int n = 0;
+        int limit = leaves ? leafHw : innerHw;
+        for (int size = 1; size < heads.length; size++) {
+            for (int g = heads[size], steps = 0; g != NONE; steps++) {
+                if (g < 0 || g + size > limit || steps > limit) {
+                    throw new IllegalStateException(this + ": free list of size " + size + " is broken at " + g);
+                }
+                if (n + 2 > out.length) {
+                    out = Arrays.copyOf(out, 2 * out.length);
+                }
+                out[n++] = g;
+                out[n++] = size;
+                g = leaves ? (int) leafKeys.chunk(g)[leafKeys.offset(g)] : (int) inner.chunk(0)[innerOff(g)];
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    // ---- bulk load ------------------------------------------------------------------------------
+
+    /**
+     * A tree of {@code keys} (strictly ascending; {@code values} may be null for zeros), built level
+     * by level as the paper's bulk load: full leaves, inner nodes with all their key slots but one
+     * used (the paper's search experiment), each level's nodes spread evenly over their parents,
+     * and each parent's children one contiguous group (in the full tree, a group of {@code S}
+     * ids with its spare room at the end; segmented, two segments split evenly).
+     */
+    static CsbTree bulkLoad(String name, CsbVariant variant, int lines, long[] keys, long[] values) {
+        CsbTree t = new CsbTree(name, variant, lines);
+        int n = t.acceptBulk(keys, values);
+        if (n == 0) {
+            return t;
+        }
+        int w = t.width;
+        int fan = t.keySlots; // children a bulk-loaded inner node gets: its key slots less one, plus one
+        int leaves = (n + w - 1) / w;
+        // the shape: nodes per level, bottom up
+        int[] counts = new int[MAX_HEIGHT + 2];
+        counts[0] = leaves;
+        int levels = 0;
+        while (counts[levels] > 1) {
+            counts[levels + 1] = (counts[levels] + fan - 1) / fan;
+            levels++;
+        }
+        t.leafHw = 0; // the empty tree's root leaf: the ids below are laid out from 0
+        t.leavesUsed = 0;
+        // ids of each node of the level below and its largest key
+        int[] ids = new int[leaves];
+        long[] maxs = new long[leaves];
+        for (int h = 0; h <= levels; h++) {
+            int count = counts[h];
+            boolean top = h == levels;
+            int parents = top ? 1 : counts[h + 1];
+            // ids: each parent's children as one contiguous run; full: S ids a parent
+            int base = top ? (h == 0 ? t.allocLeaves(1) : t.allocInner(1))
+                    : (h == 0 ? t.allocLeaves(groupIds(t, count, parents)) : t.allocInner(groupIds(t, count, parents)));
+            int[] levelIds = new int[count];
+            for (int j = 0, c = 0; j < parents; j++) {
+                int take = count / parents + (j < count % parents ? 1 : 0);
+                int g = t.full ? base + j * w : base + c;
+                for (int i = 0; i < take; i++) {
+                    levelIds[c + i] = g + i;
+                }
+                c += take;
+            }
+            if (h == 0) {
+                for (int j = 0, i = 0; j < count; j++) {
+                    int take = n / count + (j < n % count ? 1 : 0);
+                    int leaf = levelIds[j];
+                    long[] kc = t.leafKeys.chunk(leaf);
+                    int off = t.leafKeys.offset(leaf);
+                    System.arraycopy(keys, i, kc, off, take);
+                    Arrays.fill(kc, off + take, off + w, MAXKEY);
+                    if (values != null) {
+                        System.arraycopy(values, i, t.leafVals.chunk(leaf), off, take);
+                    }
+                    t.setLink(leaf, PREV, j == 0 ? NONE : levelIds[j - 1]);
+                    t.setLink(leaf, NEXT, j == count - 1 ? NONE : levelIds[j + 1]);
+                    i += take;
+                    maxs[j] = keys[i - 1];
+                }
+                t.head = levelIds[0];
+                t.tail = levelIds[count - 1];
+            } else {
+                int below = counts[h - 1];
+                long[] a = t.inner.chunk(0);
+                for (int j = 0, c = 0; j < count; j++) {
+                    int take = below / count + (j < below % count ? 1 : 0);
+                    int off = t.innerOff(levelIds[j]);
+                    Arrays.fill(a, off, off + w, MAXKEY);
+                    for (int i = 0; i < take - 1; i++) {
+                        a[off + i] = maxs[c + i];
+                    }
+                    if (t.segs == 1) {
+                        a[off + t.keySlots] = meta(ids[c], take);
+                    } else {
+                        int n0 = (take + 1) / 2;
+                        a[off + t.keySlots] = meta(ids[c], n0);
+                        a[off + t.keySlots + 1] = meta(take - n0 == 0 ? 0 : ids[c + n0], take - n0);
+                    }
+                    maxs[j] = maxs[c + take - 1];
+                    c += take;
+                }
+            }
+            System.arraycopy(levelIds, 0, ids, 0, count);
+        }
+        t.root = ids[0];
+        t.height = levels;
+        t.leafKeys.trimTo(t.leafHw);
+        t.leafVals.trimTo(t.leafHw);
+        t.leafLinks.trimTo(t.leafHw);
+        t.inner.trimTo(t.innerHw);
+        return t;
+    }
+
+    /** Ids a level of {@code count} nodes under {@code parents} takes: {@code count}, full: {@code S} a parent. */
+    private static int groupIds(CsbTree t, int count, int parents) {
+        return t.full ? parents * t.width : count;
+    }
+}

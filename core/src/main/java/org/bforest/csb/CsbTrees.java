@@ -1,0 +1,48 @@
+package org.bforest.csb;
+
+import java.util.Objects;
+import org.bforest.CsbVariant;
+import org.bforest.LongIndex;
+
+/**
+ * The one way into this package from outside it: {@code org.bforest.Indexes} builds the
+ * CSB+-trees through these factories; the tree class is package-private and final. Not exported
+ * to users (see {@code module-info.java}).
+ */
+public final class CsbTrees {
+    /**
+     * Cache lines a node takes by default (8 longs a line). See docs/ARCHITECTURE.md, "The
+     * CSB+-trees in memory", for the sweep that chose it.
+     */
+    public static final int DEFAULT_LINES = 2;
+
+    private CsbTrees() {
+    }
+
+    /** An empty CSB+-tree of the variant, nodes of {@code lines} (1, 2 or 4) cache lines. */
+    public static LongIndex empty(CsbVariant variant, int lines) {
+        return new CsbTree(name(variant, lines), variant, lines);
+    }
+
+    /**
+     * A CSB+-tree bulk-loaded from {@code sortedKeys}.
+     *
+     * @throws IllegalArgumentException on unsorted or duplicate keys, arrays of different lengths
+     *                                  or a node size other than 1, 2 or 4 lines; nothing is built
+     */
+    public static LongIndex bulkLoad(CsbVariant variant, int lines, long[] sortedKeys, long[] values) {
+        return CsbTree.bulkLoad(name(variant, lines), variant, lines, sortedKeys, values);
+    }
+
+    private static String name(CsbVariant variant, int lines) {
+        Objects.requireNonNull(variant, "variant");
+        if (lines != 1 && lines != 2 && lines != 4) {
+            throw new IllegalArgumentException("a CSB+-tree node is 1, 2 or 4 cache lines, not " + lines);
+        }
+        return switch (variant) {
+            case PLAIN -> "CSB+-tree";
+            case SEGMENTED -> "segmented CSB+-tree";
+            case FULL -> "full CSB+-tree";
+        };
+    }
+}

@@ -1,0 +1,253 @@
+package org.bforest.csb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.bforest.CsbVariant;
+import org.bforest.Indexes;
+import org.bforest.LongCursor;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * What the conformance kit cannot see of the CSB+-trees: the shapes of the bulk load, splits at
+ * every level in both directions with the leaf chain rewritten as groups move, the full tree's
+ * in-group shift, lazy deletion down to empty leaves and regrowth, and the node sizes the kit does
+ * not run (it runs two lines) against TreeMap, for each variant.
+ */
+class CsbTreeTest {
+
+    static Stream<Arguments> variantsAndLines() {
+        List<Arguments> out = new ArrayList<>();
+        for (CsbVariant v : CsbVariant.values()) {
+            for (int lines : new int[] {1, 2, 4}) {
+                out.add(Arguments.of(v, lines));
+            }
+        }
+        return out.stream();
+    }
+
+    private static long[] keys(int n, long step) {
+        long[] k = new long[n];
+        for (int i = 0; i < n; i++) {
+            k[i] = i * step;
+        }
+        return k;
+    }
+
+    private static void sameAs(TreeMap<Long, Long> model, CsbTree t) {
+        t.checkInvariants();
+        assertEquals(model.size(), t.size());
+        LongCursor c = t.cursor();
+        boolean on = c.seekFirst();
+        for (Map.Entry<Long, Long> e : model.entrySet()) {
+            assertTrue(on, "cursor ended early");
+            assertEquals(e.getKey(), c.key());
+            assertEquals(e.getValue(), c.value());
+            on = c.next();
+        }
+        assertTrue(!on, "cursor runs past the model");
+    }
+
+    @ParameterizedTest
+    @MethodSource("variantsAndLines")
+    void bulkLoadBuildsFullLeavesAndContiguousLevels(CsbVariant v, int lines) {
+        int s = 8 * lines;
+        CsbTree t = CsbTree.bulkLoad("t", v, lines, keys(s * 1000, 3), null);
+        t.checkInvariants();
+        int leaves = 0;
+        for (int leaf = t.firstLeaf(); leaf != CsbTree.NONE; leaf = t.leafNext(leaf)) {
+            assertEquals(s, t.leafCount(leaf), "full leaves");
+            leaves++;
+        }
+        assertEquals(1000, leaves);
+        int fan = t.keySlots;
+        int expectHeight = 0;
+        for (int n = 1000; n > 1; n = (n + fan - 1) / fan) {
+            expectHeight++;
+        }
+        assertEquals(expectHeight, t.height);
+        long expectIds = v == CsbVariant.FULL ? (long) s * ((1000 + fan - 1) / fan) : 1000;
+        assertEquals(expectIds, t.leavesUsed, "leaf ids: exact groups, or S a group when full");
+        for (long k = 0; k < s * 1000L * 3; k += 3) {
+            assertEquals(k == 0 ? 0 : 0, t.get(k, -1));
+        }
+        assertEquals(-1, t.get(1, -1));
+        // a tiny tree is one root leaf
+        CsbTree one = CsbTree.bulkLoad("t", v, lines, keys(s, 1), null);
+        assertEquals(0, one.height);
+        one.checkInvariants();
+    }
+
+    @ParameterizedTest
+    @MethodSource("variantsAndLines")
+    void ascendingAndDescendingInsertsSplitEveryLevel(CsbVariant v, int lines) {
+        for (boolean ascending : new boolean[] {true, false}) {
+            CsbTree t = new CsbTree("t", v, lines);
+            TreeMap<Long, Long> model = new TreeMap<>();
+            int n = lines == 1 ? 6000 : 20_000;
+            int lastHeight = 0;
+            for (int i = 0; i < n; i++) {
+                long k = ascending ? i * 5L : (n - i) * 5L;
+                t.put(k, ~k);
+                model.put(k, ~k);
+                if (t.height != lastHeight) { // a root split: check the whole tree then
+                    lastHeight = t.height;
+                    sameAs(model, t);
+                }
+            }
+            assertTrue(t.height >= 3, "several levels split: height " + t.height);
+            sameAs(model, t);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("variantsAndLines")
+    void randomOperationsMatchTreeMap(CsbVariant v, int lines) {
+        SplittableRandom r = new SplittableRandom(lines * 31L + v.ordinal());
+        CsbTree t = CsbTree.bulkLoad("t", v, lines, keys(3000, 7), null);
+        TreeMap<Long, Long> model = new TreeMap<>();
+        for (long k : keys(3000, 7)) {
+            model.put(k, 0L);
+        }
+        for (int i = 0; i < 60_000; i++) {
+            long k = r.nextLong(0, 40_000);
+            switch (r.nextInt(4)) {
+                case 0, 1 -> {
+                    Long previous = model.put(k, (long) i);
+                    assertEquals(previous == null ? 0L : previous, t.put(k, i), "put " + k);
+                }
+                case 2 -> {
+                    Long previous = model.remove(k);
+                    assertEquals(previous == null ? 0L : previous, t.remove(k), "remove " + k);
+                }
+                default -> assertEquals(model.getOrDefault(k, -1L), t.get(k, -1), "get " + k);
+            }
+            if (i % 20_000 == 0) {
+                sameAs(model, t);
+            }
+        }
+        sameAs(model, t);
+    }
+
+    @Test
+    void theFullTreeShiftsInsideItsGroupWithoutAllocating() {
+        CsbTree t = CsbTree.bulkLoad("t", CsbVariant.FULL, 1, keys(8 * 3, 10), null); // 3 leaves, one group of 8
+        assertEquals(1, t.height);
+        int leafHw = t.leafHw;
+        int innerHw = t.innerHw;
+        int group = CsbTree.first(t.innerMeta(t.root, 0));
+        t.put(1, 1); // splits the first leaf: the other two shift right in the group
+        assertEquals(leafHw, t.leafHw, "no leaf allocated");
+        assertEquals(innerHw, t.innerHw, "no inner node allocated");
+        assertEquals(group, CsbTree.first(t.innerMeta(t.root, 0)), "the group did not move");
+        assertEquals(4, CsbTree.count(t.innerMeta(t.root, 0)));
+        t.checkInvariants();
+        // the plain tree copies the group instead: a new group of 4, the old one of 3 freed
+        CsbTree p = CsbTree.bulkLoad("t", CsbVariant.PLAIN, 1, keys(8 * 3, 10), null);
+        int old = CsbTree.first(p.innerMeta(p.root, 0));
+        p.put(1, 1);
+        assertTrue(old != CsbTree.first(p.innerMeta(p.root, 0)), "plain: the group was copied");
+        assertEquals(4, p.leavesUsed);
+        int[] free = p.freeGroups(true);
+        assertEquals(List.of(old, 3), List.of(free[0], free[1]));
+        p.checkInvariants();
+        // a freed group of the right size is reused
+        p.put(200, 1);
+        p.put(201, 1);
+        p.put(202, 1);
+        p.checkInvariants();
+    }
+
+    @Test
+    void theSegmentedTreeCopiesOnlyTheSegmentThatGrows() {
+        CsbTree t = CsbTree.bulkLoad("t", CsbVariant.SEGMENTED, 1, keys(8 * 4, 10), null); // 4 leaves: 2 + 2
+        assertEquals(1, t.height);
+        long seg0 = t.innerMeta(t.root, 0);
+        long seg1 = t.innerMeta(t.root, 1);
+        assertEquals(2, CsbTree.count(seg0));
+        assertEquals(2, CsbTree.count(seg1));
+        t.put(8 * 4 * 10 + 1, 1); // into the last leaf: only the second segment moves
+        assertEquals(seg0, t.innerMeta(t.root, 0));
+        assertEquals(3, CsbTree.count(t.innerMeta(t.root, 1)));
+        t.checkInvariants();
+    }
+
+    @ParameterizedTest
+    @EnumSource(CsbVariant.class)
+    void lazyDeletionEmptiesLeavesAndTheTreeGrowsAgain(CsbVariant v) {
+        long[] k = keys(5000, 2);
+        CsbTree t = CsbTree.bulkLoad("t", v, 2, k, k);
+        int height = t.height;
+        long leaves = t.leavesUsed;
+        for (int i = 0; i < k.length; i += 2) {
+            assertEquals(k[i], t.remove(k[i]));
+        }
+        t.checkInvariants();
+        for (int i = 1; i < k.length; i += 2) {
+            assertEquals(k[i], t.remove(k[i]));
+        }
+        assertEquals(0, t.size());
+        assertEquals(height, t.height, "lazy: nothing merges");
+        assertEquals(leaves, t.leavesUsed, "lazy: empty leaves stay");
+        t.checkInvariants();
+        assertEquals(-1, t.ceilingKey(0, -1));
+        assertEquals(-1, t.floorKey(Long.MAX_VALUE, -1));
+        assertTrue(!t.cursor().seekFirst());
+        // regrow into the empty leaves, then past them
+        TreeMap<Long, Long> model = new TreeMap<>();
+        for (long x = 3; x < 30_000; x += 3) {
+            t.put(x, x);
+            model.put(x, x);
+        }
+        sameAs(model, t);
+        assertEquals(3, t.ceilingKey(-5, -1));
+        assertEquals(9, t.higherKey(6, -1));
+        assertEquals(6, t.lowerKey(9, -1));
+    }
+
+    @Test
+    void badArgumentsAreRejected() {
+        assertThrows(IllegalArgumentException.class, () -> Indexes.csbTree(CsbVariant.PLAIN, 3));
+        assertThrows(IllegalArgumentException.class, () -> Indexes.csbTree(CsbVariant.FULL, 8, new long[] {1}, null));
+        assertThrows(NullPointerException.class, () -> Indexes.csbTree(null));
+        assertThrows(IllegalArgumentException.class,
+                () -> Indexes.csbTree(CsbVariant.SEGMENTED, new long[] {2, 1}, null));
+        assertThrows(IllegalArgumentException.class,
+                () -> Indexes.csbTree(CsbVariant.PLAIN, new long[] {1, 2}, new long[] {1}));
+    }
+
+    @ParameterizedTest
+    @EnumSource(CsbVariant.class)
+    void theUnrolledSearchAgreesWithTheRank(CsbVariant v) {
+        SplittableRandom r = new SplittableRandom(5);
+        for (int lines : new int[] {1, 2, 4}) {
+            CsbTree t = new CsbTree("t", v, lines);
+            int s = t.width;
+            long[] a = new long[s + 6];
+            for (int trial = 0; trial < 5000; trial++) {
+                int n = r.nextInt(t.keySlots + 1);
+                long k = r.nextLong(-100, 100);
+                for (int i = 0; i < s; i++) {
+                    a[3 + i] = i >= t.keySlots ? r.nextLong() : i < n ? (k += 1 + r.nextInt(4)) : Long.MAX_VALUE;
+                }
+                long key = r.nextLong(-120, 250);
+                int expected = 0;
+                for (int i = 0; i < t.keySlots; i++) {
+                    expected += a[3 + i] < key ? 1 : 0;
+                }
+                assertEquals(expected, t.rankUnrolled(a, 3, key), v + " lines " + lines);
+            }
+        }
+    }
+}
