@@ -39,7 +39,11 @@ public final class OptionsParser {
                                  STX), bplus-sparse (the same bulk-loaded 75% full), bminus
                                  (the B-minus tree: nodes of 32 keys padded with infinities,
                                  SIMD rank, masked-shift inserts), bminus16 and bminus64 (its
-                                 node sizes 16 and 64); or 'all' (the default)
+                                 node sizes 16 and 64), csb (the CSB+-tree: one pointer a
+                                 node to its contiguous group of children, nodes of two cache
+                                 lines), csb-segmented (two segments a node), csb-full (groups
+                                 allocated at full size), csb1 and csb4 (csb with nodes of one
+                                 and four lines); or 'all' (the default)
               --dataset LIST     comma list of: uniform (splitmix64, seed 1), dense (small random
                                  gaps, seed 2), lognormal (seed 3), u32 (32-bit keys uniform in
                                  [0, 2^30), seed 3, as the B- tree article's), or the path of a

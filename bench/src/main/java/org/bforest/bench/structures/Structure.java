@@ -3,6 +3,7 @@ package org.bforest.bench.structures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.bforest.CsbVariant;
 import org.bforest.Indexes;
 
 /**
@@ -30,6 +31,23 @@ public enum Structure {
     BMINUS64("bminus64", "bforest B-minus tree with nodes of 64 keys (Indexes.bMinusTree(keys, values, 64))",
             "bulk load Indexes.bMinusTree(sortedKeys, values, 64): full leaves", "its own memoryBytes()", false,
             true, () -> new BMinusAdapter(64), -1),
+    CSB("csb", "bforest CSB+-tree (Indexes.csbTree(PLAIN)): children of a node in one contiguous node group, one"
+            + " pointer a node, nodes of two cache lines (15 keys), SIMD rank; a split copies the group",
+            "bulk load Indexes.csbTree(PLAIN, sortedKeys, values), level by level: full leaves",
+            "its own memoryBytes()", false, true, () -> new CsbAdapter(CsbVariant.PLAIN, 0), -1),
+    CSB_SEGMENTED("csb-segmented", "bforest segmented CSB+-tree (Indexes.csbTree(SEGMENTED)): two segments a node,"
+            + " a split copies one", "bulk load Indexes.csbTree(SEGMENTED, sortedKeys, values): full leaves",
+            "its own memoryBytes()", false, true,
+            () -> new CsbAdapter(CsbVariant.SEGMENTED, 0), -1),
+    CSB_FULL("csb-full", "bforest full CSB+-tree (Indexes.csbTree(FULL)): groups pre-allocated at full size, a"
+            + " split shifts inside the group", "bulk load Indexes.csbTree(FULL, sortedKeys, values): full leaves",
+            "its own memoryBytes()", false, true, () -> new CsbAdapter(CsbVariant.FULL, 0), -1),
+    CSB1("csb1", "bforest CSB+-tree with nodes of one cache line (7 keys), the paper's size",
+            "bulk load Indexes.csbTree(PLAIN, 1, sortedKeys, values): full leaves", "its own memoryBytes()", false,
+            true, () -> new CsbAdapter(CsbVariant.PLAIN, 1), -1),
+    CSB4("csb4", "bforest CSB+-tree with nodes of four cache lines (31 keys)",
+            "bulk load Indexes.csbTree(PLAIN, 4, sortedKeys, values): full leaves", "its own memoryBytes()", false,
+            true, () -> new CsbAdapter(CsbVariant.PLAIN, 4), -1),
     BPLUS("bplus", "bforest plain B+-tree (Indexes.bPlusTree): packed sorted nodes, binary search, no gaps, no"
             + " SIMD; leaves of 16 entries (256 bytes), inner nodes of 16 keys, as STX", "bulk load"
             + " Indexes.bPlusTree(sortedKeys, values): full leaves", "its own memoryBytes()", false, true,

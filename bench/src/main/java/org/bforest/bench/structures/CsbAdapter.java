@@ -1,0 +1,48 @@
+package org.bforest.bench.structures;
+
+import org.bforest.CsbVariant;
+import org.bforest.Indexes;
+import org.bforest.LongIndex;
+import org.bforest.bench.workloads.Op;
+import org.bforest.bench.workloads.Operations;
+
+/**
+ * A CSB+-tree ({@link Indexes#csbTree}) of one variant and node size, with its own copy of the
+ * timed loop (see {@link IndexAdapter}), so that its call sites see one receiver type.
+ */
+final class CsbAdapter extends LongIndexAdapter {
+    /** @param lines cache lines a node, or 0 for the library's default */
+    CsbAdapter(CsbVariant variant, int lines) {
+        super(lines == 0 ? (k, v) -> Indexes.csbTree(variant, k, v) : (k, v) -> Indexes.csbTree(variant, lines, k, v));
+    }
+
+    @Override
+    public long run(Operations ops, int from, int to) {
+        final LongIndex ix = index();
+        final byte[] codes = ops.codes();
+        final long[] keys = ops.keys();
+        final long[] ends = ops.ends();
+        final ScanSum visitor = scan();
+        long sum = 0;
+        for (int i = from; i < to; i++) {
+            long k = keys[i];
+            switch (codes[i]) {
+                case Op.LOOKUP -> sum += ix.get(k, Values.ABSENT);
+                case Op.INSERT -> sum += Values.effect(ix.upsert(k, Values.of(k)));
+                case Op.DELETE -> sum += Values.effect(ix.delete(k));
+                default -> ix.rangeVisit(k, ends[i], visitor);
+            }
+        }
+        return sum + visitor.take();
+    }
+
+    @Override
+    public long runBatched(Operations ops, int from, int to, BatchBuffers buffers) {
+        return batched(index(), false, ops, from, to, buffers);
+    }
+
+    @Override
+    public String describeBuilt() {
+        return "built a " + index();
+    }
+}
