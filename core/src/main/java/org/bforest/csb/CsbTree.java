@@ -306,7 +306,25 @@ final class CsbTree extends LeafChainIndex {
 
     /** Keys of inner node at {@code off} below {@code key}: the child to follow. */
     private int rank(long[] a, int off, long key) {
-        return UNROLLED ? rankUnrolled(a, off, key) : NodeSearch.rankHead(a, off, width, segs, key);
+        if (UNROLLED) {
+            return rankUnrolled(a, off, key);
+        }
+        // a constant width per call, so that the kernel inlined here has a constant trip count
+        // whatever other trees the same JVM runs (their widths would otherwise share one profile)
+        return switch (width) {
+            case 8 -> NodeSearch.rankHead(a, off, 8, segs, key);
+            case 16 -> NodeSearch.rankHead(a, off, 16, segs, key);
+            default -> NodeSearch.rankHead(a, off, 32, segs, key);
+        };
+    }
+
+    /** Keys of a leaf below {@code key}: where it is or belongs ({@code S} if after them all). */
+    private int leafRank(long[] kc, int off, long key) {
+        return switch (width) {
+            case 8 -> NodeSearch.rankHead(kc, off, 8, 0, key);
+            case 16 -> NodeSearch.rankHead(kc, off, 16, 0, key);
+            default -> NodeSearch.rankHead(kc, off, 32, 0, key);
+        };
     }
 
     /**
@@ -384,7 +402,7 @@ final class CsbTree extends LeafChainIndex {
         int leaf = findLeaf(key);
         long[] kc = leafKeys.chunk(leaf);
         int off = leafKeys.offset(leaf);
-        int r = NodeSearch.rankHead(kc, off, width, 0, key);
+        int r = leafRank(kc, off, key);
         return r < width && kc[off + r] == key ? leafVals.chunk(leaf)[off + r] : absent;
     }
 
@@ -396,7 +414,7 @@ final class CsbTree extends LeafChainIndex {
         int leaf = findLeaf(key);
         long[] kc = leafKeys.chunk(leaf);
         int off = leafKeys.offset(leaf);
-        int r = NodeSearch.rankHead(kc, off, width, 0, key);
+        int r = leafRank(kc, off, key);
         return r < width && kc[off + r] == key;
     }
 
@@ -411,7 +429,7 @@ final class CsbTree extends LeafChainIndex {
         long[] kc = leafKeys.chunk(leaf);
         int off = leafKeys.offset(leaf);
         int w = width;
-        int r = NodeSearch.rankHead(kc, off, w, 0, key);
+        int r = leafRank(kc, off, key);
         if (r < w && kc[off + r] == key) {
             long[] vc = leafVals.chunk(leaf);
             long previous = vc[off + r];
@@ -733,7 +751,7 @@ final class CsbTree extends LeafChainIndex {
         long[] kc = leafKeys.chunk(leaf);
         int off = leafKeys.offset(leaf);
         int w = width;
-        int r = NodeSearch.rankHead(kc, off, w, 0, key);
+        int r = leafRank(kc, off, key);
         if (r == w || kc[off + r] != key) {
             return defaultReturnValue();
         }
@@ -790,7 +808,7 @@ final class CsbTree extends LeafChainIndex {
     protected int leafSuccGT(int leaf, long key) {
         long[] kc = leafKeys.chunk(leaf);
         int off = leafKeys.offset(leaf);
-        int r = NodeSearch.rankHead(kc, off, width, 0, key);
+        int r = leafRank(kc, off, key);
         return r < width && kc[off + r] == key ? r + 1 : r;
     }
 

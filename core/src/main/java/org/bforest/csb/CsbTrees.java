@@ -11,8 +11,11 @@ import org.bforest.LongIndex;
  */
 public final class CsbTrees {
     /**
-     * Cache lines a node takes by default (8 longs a line). See docs/ARCHITECTURE.md, "The
-     * CSB+-trees in memory", for the sweep that chose it.
+     * Cache lines a node takes by default (8 longs a line: 15 keys an inner node, 16 entries a
+     * leaf). Measured at 1M uniform keys, each size alone in its JVM (A / B Mops/s, bytes a key
+     * after B): 1 line 4.88 / 1.39 / 37.0, 2 lines 5.31 / 1.73 / 52.5, 4 lines 5.48 / 1.62 / 75.7;
+     * four lines search within the spread of two but insert slower and use far more memory after
+     * inserts (docs/ARCHITECTURE.md, "The CSB+-trees in memory").
      */
     public static final int DEFAULT_LINES = 2;
 

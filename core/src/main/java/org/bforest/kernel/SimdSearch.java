@@ -168,52 +168,35 @@ final class SimdSearch {
     private static final VectorMask<Long> HEAD2 = SPECIES.indexInRange(0, LANES - 2);
 
     /**
-     * The CSB+-tree's rank: full compares on every vector but the last, whose compare is masked
-     * to leave out the {@code skip} pointer lanes at the node's end (the node width is a multiple
-     * of the lanes, so the pointers are always in the last vector). One method per width, each
-     * with a constant trip count.
+     * The CSB+-tree's rank: full compares on every vector but the last, whose compare mask is
+     * and-ed with a constant mask that leaves out the {@code skip} pointer lanes at the node's end
+     * (the node width is a multiple of the lanes, so the pointers are always in the last vector).
+     * One method per width with a constant trip count; each branch on {@code skip} uses one
+     * static final mask, never a mask chosen through a phi (which C2 may box).
      */
     static int rankHead(long[] keys, int off, int width, int skip, long key) {
         if (width < LANES) {
             return ScalarSearch.rankHead(keys, off, width, skip, key); // an 8-long node on a 1024-bit CPU
         }
         ScalarSearch.checkHead(width, skip);
-        VectorMask<Long> last = skip == 0 ? SPECIES.maskAll(true) : skip == 1 ? HEAD1 : HEAD2;
         return switch (width) {
-            case 8 -> head8(keys, off, key, last);
-            case 16 -> head16(keys, off, key, last);
-            default -> head32(keys, off, key, last);
+            case 8 -> head(keys, off, 8, key, skip);
+            case 16 -> head(keys, off, 16, key, skip);
+            default -> head(keys, off, 32, key, skip);
         };
     }
 
-    private static int head8(long[] keys, int off, long key, VectorMask<Long> last) {
+    private static int head(long[] keys, int off, int width, long key, int skip) {
         int c = 0;
-        int end = 8 - LANES;
+        int end = width - LANES;
         for (int i = 0; i < end; i += LANES) {
             c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.LT, key).trueCount();
         }
-        return c + LongVector.fromArray(SPECIES, keys, off + end).compare(VectorOperators.LT, key).and(last)
-                .trueCount();
-    }
-
-    private static int head16(long[] keys, int off, long key, VectorMask<Long> last) {
-        int c = 0;
-        int end = 16 - LANES;
-        for (int i = 0; i < end; i += LANES) {
-            c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.LT, key).trueCount();
+        VectorMask<Long> lt = LongVector.fromArray(SPECIES, keys, off + end).compare(VectorOperators.LT, key);
+        if (skip == 0) {
+            return c + lt.trueCount();
         }
-        return c + LongVector.fromArray(SPECIES, keys, off + end).compare(VectorOperators.LT, key).and(last)
-                .trueCount();
-    }
-
-    private static int head32(long[] keys, int off, long key, VectorMask<Long> last) {
-        int c = 0;
-        int end = 32 - LANES;
-        for (int i = 0; i < end; i += LANES) {
-            c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.LT, key).trueCount();
-        }
-        return c + LongVector.fromArray(SPECIES, keys, off + end).compare(VectorOperators.LT, key).and(last)
-                .trueCount();
+        return c + (skip == 1 ? lt.and(HEAD1).trueCount() : lt.and(HEAD2).trueCount());
     }
 
     /**
