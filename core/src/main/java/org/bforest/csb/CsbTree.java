@@ -304,20 +304,6 @@ final class CsbTree extends LeafChainIndex {
 
     // ---- search ---------------------------------------------------------------------------------
 
-    /** Keys of inner node at {@code off} below {@code key}: the child to follow. */
-    private int rank(long[] a, int off, long key) {
-        if (UNROLLED) {
-            return rankUnrolled(a, off, key);
-        }
-        // a constant width per call, so that the kernel inlined here has a constant trip count
-        // whatever other trees the same JVM runs (their widths would otherwise share one profile)
-        return switch (width) {
-            case 8 -> NodeSearch.rankHead(a, off, 8, segs, key);
-            case 16 -> NodeSearch.rankHead(a, off, 16, segs, key);
-            default -> NodeSearch.rankHead(a, off, 32, segs, key);
-        };
-    }
-
     /** Keys of a leaf below {@code key}: where it is or belongs ({@code S} if after them all). */
     private int leafRank(long[] kc, int off, long key) {
         return switch (width) {
@@ -369,26 +355,85 @@ final class CsbTree extends LeafChainIndex {
         return first(a[off + keySlots + second]) + c - (second == 1 ? s0 : 0);
     }
 
+    /**
+     * The descent, in two copies: one pointer lane (plain and full) and two (segmented). Each copy
+     * has its lane count as a constant, so the masks and the child arithmetic fold; one loop that
+     * read {@link #segs} measured 35-45% slower on lookups once a JVM had run both kinds of tree
+     * (the one compiled loop then serves both, with both profiles).
+     */
     @Override
     protected int findLeaf(long key) {
-        long[] a = inner.chunk(0);
-        int node = root;
-        for (int h = height; h > 0; h--) {
-            int off = FlatLongNodeArray.offsetOf(node, width);
-            node = child(a, off, rank(a, off, key));
+        if (UNROLLED) {
+            return descendUnrolled(key, false);
         }
-        return node;
+        return segs == 1 ? descendOneLane(key, false) : descendTwoLanes(key, false);
     }
 
     /** {@link #findLeaf} recording the path (node and child index per level) for a split. */
     private int descend(long key) {
+        if (UNROLLED) {
+            return descendUnrolled(key, true);
+        }
+        return segs == 1 ? descendOneLane(key, true) : descendTwoLanes(key, true);
+    }
+
+    private int descendOneLane(long key, boolean record) {
+        long[] a = inner.chunk(0);
+        int node = root;
+        int w = width;
+        for (int h = height; h > 0; h--) {
+            int off = FlatLongNodeArray.offsetOf(node, w);
+            int c = switch (w) {
+                case 8 -> NodeSearch.rankHead(a, off, 8, 1, key);
+                case 16 -> NodeSearch.rankHead(a, off, 16, 1, key);
+                default -> NodeSearch.rankHead(a, off, 32, 1, key);
+            };
+            if (record) {
+                pathNode[h] = node;
+                pathPos[h] = c;
+            }
+            node = first(a[off + w - 1]) + c;
+        }
+        return node;
+    }
+
+    private int descendTwoLanes(long key, boolean record) {
+        long[] a = inner.chunk(0);
+        int node = root;
+        int w = width;
+        for (int h = height; h > 0; h--) {
+            int off = FlatLongNodeArray.offsetOf(node, w);
+            int c = switch (w) {
+                case 8 -> NodeSearch.rankHead(a, off, 8, 2, key);
+                case 16 -> NodeSearch.rankHead(a, off, 16, 2, key);
+                default -> NodeSearch.rankHead(a, off, 32, 2, key);
+            };
+            if (record) {
+                pathNode[h] = node;
+                pathPos[h] = c;
+            }
+            long m0 = a[off + w - 2];
+            int s0 = count(m0);
+            // branch-free (either segment is as likely): base = first of segment 0, or first of
+            // segment 1 minus segment 0's size, selected by the sign of s0 - 1 - c
+            int inSecond = (s0 - 1 - c) >> 31;
+            int base = first(m0) ^ ((first(m0) ^ (first(a[off + w - 1]) - s0)) & inSecond);
+            node = base + c;
+        }
+        return node;
+    }
+
+    /** The descent with the paper's unrolled comparison ({@code -Dbforest.csb.search=unrolled}). */
+    private int descendUnrolled(long key, boolean record) {
         long[] a = inner.chunk(0);
         int node = root;
         for (int h = height; h > 0; h--) {
             int off = FlatLongNodeArray.offsetOf(node, width);
-            int c = rank(a, off, key);
-            pathNode[h] = node;
-            pathPos[h] = c;
+            int c = rankUnrolled(a, off, key);
+            if (record) {
+                pathNode[h] = node;
+                pathPos[h] = c;
+            }
             node = child(a, off, c);
         }
         return node;
