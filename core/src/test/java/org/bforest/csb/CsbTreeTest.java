@@ -170,6 +170,35 @@ class CsbTreeTest {
     }
 
     @Test
+    void aLargerFreeGroupIsCutWhenNoneHasTheSizeAsked() {
+        // one line: leaves of 8 keys; the bulk load gives the root 7 children (one key slot free)
+        CsbTree t = CsbTree.bulkLoad("t", CsbVariant.PLAIN, 1, keys(8 * 7, 10), null);
+        assertEquals(1, t.height);
+        int first = CsbTree.first(t.innerMeta(t.root, 0));
+        assertEquals(7, CsbTree.count(t.innerMeta(t.root, 0)));
+        t.put(1, 1); // a leaf splits: the group is copied into a new one of 8, the 7 freed
+        assertEquals(List.of(first, 7), List.of(t.freeGroups(true)[0], t.freeGroups(true)[1]));
+        int hw = t.leafHw;
+        t.put(81, 1); // a full leaf splits: the root is full, its 9 children go to two groups
+        assertEquals(2, t.height);
+        t.checkInvariants();
+        // one of the two new groups (4 or 5 ids) was cut from the freed 7, only the other is new
+        int grown = t.leafHw - hw;
+        assertTrue(grown == 4 || grown == 5, "new leaf ids: " + grown);
+        int[] free = t.freeGroups(true);
+        boolean tail = false;
+        for (int i = 0; i < free.length; i += 2) {
+            tail |= free[i] == first + (9 - grown) && free[i + 1] == 7 - (9 - grown);
+        }
+        assertTrue(tail, "the freed 7's tail is a free group: " + java.util.Arrays.toString(free));
+        assertEquals(9, t.leavesUsed);
+        for (long k = 2; k < 60; k++) { // and the tree goes on growing through cut groups
+            t.put(k * 10 + 3, k);
+            t.checkInvariants();
+        }
+    }
+
+    @Test
     void theSegmentedTreeCopiesOnlyTheSegmentThatGrows() {
         CsbTree t = CsbTree.bulkLoad("t", CsbVariant.SEGMENTED, 1, keys(8 * 4, 10), null); // 4 leaves: 2 + 2
         assertEquals(1, t.height);
