@@ -47,6 +47,11 @@ final class CsbChecker {
                 claim(leaves, free[i], free[i + 1]);
             }
         }
+        // no id is lost: every one below the high-water marks is in a live group or a free one
+        if (leafIds.cardinality() != t.leafHw || innerIds.cardinality() != t.innerHw) {
+            fail("live and free groups hold " + leafIds.cardinality() + " leaf ids and " + innerIds.cardinality()
+                    + " inner ids, below high-water marks " + t.leafHw + " and " + t.innerHw);
+        }
         int prev = LeafChainIndex.NONE;
         int leaf = t.firstLeaf();
         for (int i = 0; i < leavesInOrder.size(); i++) {

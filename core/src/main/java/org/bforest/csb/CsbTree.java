@@ -99,8 +99,12 @@ final class CsbTree extends LeafChainIndex {
     int innerHw;
     long leavesUsed;
     long innerUsed;
+    /** Heads of the free lists by group size (the last: all sizes over S); see {@link #takeFree}. */
     int[] leafFree;
     int[] innerFree;
+    /** Boundary tags of the free groups, two bits an id ({@link FreeTags}). */
+    long[] leafTags;
+    long[] innerTags;
     /** The root: an inner node (alone in a group of one), or a leaf when {@link #height} is 0. */
     int root;
     int height;
@@ -150,8 +154,10 @@ final class CsbTree extends LeafChainIndex {
         innerHw = 0;
         leavesUsed = 0;
         innerUsed = 0;
-        leafFree = new int[width + 1];
-        innerFree = new int[width + 1];
+        leafFree = new int[width + 2];
+        innerFree = new int[width + 2];
+        leafTags = FreeTags.EMPTY;
+        innerTags = FreeTags.EMPTY;
         Arrays.fill(leafFree, NONE);
         Arrays.fill(innerFree, NONE);
         int leaf = allocLeaves(1);
@@ -247,6 +253,7 @@ final class CsbTree extends LeafChainIndex {
         leafKeys.ensureCapacity(need);
         leafVals.ensureCapacity(need);
         leafLinks.ensureCapacity(need);
+        leafTags = FreeTags.ensure(leafTags, need);
         g = leafHw;
         leafHw += n;
         return g;
@@ -257,41 +264,7 @@ final class CsbTree extends LeafChainIndex {
             return;
         }
         leavesUsed -= n;
-        pushFree(true, g, n);
-    }
-
-    /**
-     * A free group for {@code n} ids: one of exactly {@code n}, else the smallest larger one, cut
-     * in two (its tail stays free, in the list of its size); {@code NONE} if there is none. The
-     * paper's pool reuses only the exact size; but after a bulk load every group grows through
-     * the same sizes at once, and a full group's split frees S ids and asks for two groups of
-     * about S/2, so exact-size lists fill with groups nobody asks for again (the plain tree held
-     * 52 bytes a key after workload B at 1M, 17 after the bulk load).
-     */
-    private int takeFree(boolean leaves, int n) {
-        int[] heads = leaves ? leafFree : innerFree;
-        for (int m = n; m < heads.length; m++) { // a bulk load's runs (n >= heads.length) are new
-            int g = heads[m];
-            if (g != NONE) {
-                heads[m] = leaves ? (int) leafKeys.chunk(g)[leafKeys.offset(g)] : (int) inner.chunk(0)[innerOff(g)];
-                if (m > n) {
-                    pushFree(leaves, g + n, m - n);
-                }
-                return g;
-            }
-        }
-        return NONE;
-    }
-
-    /** Links a free group into the list of its size, through the first long of its first node. */
-    private void pushFree(boolean leaves, int g, int n) {
-        if (leaves) {
-            leafKeys.chunk(g)[leafKeys.offset(g)] = leafFree[n];
-            leafFree[n] = g;
-        } else {
-            inner.chunk(0)[innerOff(g)] = innerFree[n];
-            innerFree[n] = g;
-        }
+        release(true, g, n);
     }
 
     private int allocInner(int n) {
@@ -304,6 +277,7 @@ final class CsbTree extends LeafChainIndex {
             return g;
         }
         inner.ensureCapacity((long) innerHw + n);
+        innerTags = FreeTags.ensure(innerTags, (long) innerHw + n);
         g = innerHw;
         innerHw += n;
         return g;
@@ -314,7 +288,115 @@ final class CsbTree extends LeafChainIndex {
             return;
         }
         innerUsed -= n;
-        pushFree(false, g, n);
+        release(false, g, n);
+    }
+
+    // The free pool. The paper's keeps a free list per group size and never coalesces; but after a
+    // bulk load every group grows through the same sizes at once, and a full parent's split frees
+    // S ids and asks for two groups of about S/2, so such lists fill with groups nobody asks for
+    // again (the plain tree held 46 bytes a key after 1M inserts into 1M, 17 after the bulk load).
+    // So a freed group merges with free neighbours (boundary tags: one bit marks the first and
+    // one the last id of every free group, FreeTags), a free run that reaches the high-water mark
+    // lowers it, and a request with no free group of its size cuts the smallest larger one. A free
+    // group keeps its list links, size and first id in its own nodes' first longs (no allocation):
+    // first node [LINK_NEXT] [LINK_PREV] [SIZE], last node [START]; every node has at least 8.
+    private static final int LINK_NEXT = 0;
+    private static final int LINK_PREV = 1;
+    private static final int SIZE = 2;
+    private static final int START = 3;
+
+    private long slot(boolean leaves, int id, int i) {
+        return leaves ? leafKeys.chunk(id)[leafKeys.offset(id) + i] : inner.chunk(0)[innerOff(id) + i];
+    }
+
+    private void setSlot(boolean leaves, int id, int i, long v) {
+        if (leaves) {
+            leafKeys.chunk(id)[leafKeys.offset(id) + i] = v;
+        } else {
+            inner.chunk(0)[innerOff(id) + i] = v;
+        }
+    }
+
+    /** The list a free group of {@code n} ids is on: its size, or the last one for sizes over S. */
+    private int listOf(int n) {
+        return Math.min(n, width + 1);
+    }
+
+    /** A free group for {@code n} ids, cut from a larger one if none has the size; {@code NONE} if none fits. */
+    private int takeFree(boolean leaves, int n) {
+        int[] heads = leaves ? leafFree : innerFree;
+        for (int m = listOf(n); m < heads.length; m++) {
+            int g = heads[m];
+            // the list of the largest sizes is unordered: its head may be too small for a bulk run
+            if (g != NONE && (m <= width || slot(leaves, g, SIZE) >= n)) {
+                int size = (int) slot(leaves, g, SIZE);
+                unlinkFree(leaves, g, size);
+                if (size > n) {
+                    linkFree(leaves, g + n, size - n); // its neighbours are in use: nothing to merge
+                }
+                return g;
+            }
+        }
+        return NONE;
+    }
+
+    /** Frees {@code [g, g+n)}: merged with the free groups on either side, or given back to the high-water mark. */
+    private void release(boolean leaves, int g, int n) {
+        long[] tags = leaves ? leafTags : innerTags;
+        int hw = leaves ? leafHw : innerHw;
+        if (g > 0 && FreeTags.isLast(tags, g - 1)) {
+            int left = (int) slot(leaves, g - 1, START);
+            unlinkFree(leaves, left, g - left);
+            n += g - left;
+            g = left;
+        }
+        if (g + n < hw && FreeTags.isFirst(tags, g + n)) {
+            int right = g + n;
+            int size = (int) slot(leaves, right, SIZE);
+            unlinkFree(leaves, right, size);
+            n += size;
+        }
+        if (g + n == hw) { // the free run ends the used ids: lower the mark (the storage stays reserved)
+            if (leaves) {
+                leafHw = g;
+            } else {
+                innerHw = g;
+            }
+            return;
+        }
+        linkFree(leaves, g, n);
+    }
+
+    private void linkFree(boolean leaves, int g, int n) {
+        int[] heads = leaves ? leafFree : innerFree;
+        long[] tags = leaves ? leafTags : innerTags;
+        int list = listOf(n);
+        int next = heads[list];
+        setSlot(leaves, g, LINK_NEXT, next);
+        setSlot(leaves, g, LINK_PREV, NONE);
+        setSlot(leaves, g, SIZE, n);
+        setSlot(leaves, g + n - 1, START, g);
+        if (next != NONE) {
+            setSlot(leaves, next, LINK_PREV, g);
+        }
+        heads[list] = g;
+        FreeTags.mark(tags, g, g + n - 1);
+    }
+
+    private void unlinkFree(boolean leaves, int g, int n) {
+        int[] heads = leaves ? leafFree : innerFree;
+        long[] tags = leaves ? leafTags : innerTags;
+        int next = (int) slot(leaves, g, LINK_NEXT);
+        int prev = (int) slot(leaves, g, LINK_PREV);
+        if (prev == NONE) {
+            heads[listOf(n)] = next;
+        } else {
+            setSlot(leaves, prev, LINK_NEXT, next);
+        }
+        if (next != NONE) {
+            setSlot(leaves, next, LINK_PREV, prev);
+        }
+        FreeTags.unmark(tags, g, g + n - 1);
     }
 
     /**
@@ -329,7 +411,10 @@ final class CsbTree extends LeafChainIndex {
         leafKeys.ensureCapacity(leaves);
         leafVals.ensureCapacity(leaves);
         leafLinks.ensureCapacity(leaves);
-        inner.ensureCapacity((long) innerHw + (2L * width + 2) * (height + 1) + 1);
+        leafTags = FreeTags.ensure(leafTags, leaves);
+        long inners = (long) innerHw + (2L * width + 2) * (height + 1) + 1;
+        inner.ensureCapacity(inners);
+        innerTags = FreeTags.ensure(innerTags, inners);
     }
 
     // ---- search ---------------------------------------------------------------------------------
@@ -928,7 +1013,8 @@ final class CsbTree extends LeafChainIndex {
     @Override
     public long memoryBytes() {
         return 16 + 8L * 24 + leafKeys.bytes() + leafVals.bytes() + leafLinks.bytes() + inner.bytes()
-                + 2 * (16 + 4L * (width + 1)) + 2 * (16 + 4L * pathNode.length)
+                + 2 * (16 + 4L * (width + 2)) + 2 * (16 + 4L * pathNode.length)
+                + 2 * 16 + 8L * (leafTags.length + innerTags.length)
                 + (4 + 2 * 2 + 2) * (16 + 8L * width);
     }
 
@@ -937,24 +1023,49 @@ final class CsbTree extends LeafChainIndex {
         new CsbChecker(this).check();
     }
 
-    /** The free groups of leaves ({@code leaves}) or inner nodes, as {@code first, size} pairs. */
+    /**
+     * The free groups of leaves ({@code leaves}) or inner nodes, as {@code first, size} pairs,
+     * checking the pool's own invariants on the way: each list is doubly linked and holds groups
+     * of its size, each group's tags and first-id record are set, no two free groups touch (they
+     * would have merged), none touches the high-water mark, and no tag is left over.
+     */
     int[] freeGroups(boolean leaves) {
         int[] heads = leaves ? leafFree : innerFree;
+        long[] tags = leaves ? leafTags : innerTags;
         int[] out = new int[16];
         int n = 0;
         int limit = leaves ? leafHw : innerHw;
-        for (int size = 1; size < heads.length; size++) {
-            for (int g = heads[size], steps = 0; g != NONE; steps++) {
-                if (g < 0 || g + size > limit || steps > limit) {
-                    throw new IllegalStateException(this + ": free list of size " + size + " is broken at " + g);
+        for (int list = 1; list < heads.length; list++) {
+            int prev = NONE;
+            for (int g = heads[list], steps = 0; g != NONE; steps++) {
+                String where = this + ": free list " + list + " at " + g;
+                if (g < 0 || g >= limit || steps > limit) {
+                    throw new IllegalStateException(where + " is broken (high-water mark " + limit + ")");
+                }
+                long size = slot(leaves, g, SIZE);
+                if (size < 1 || g + size >= limit || listOf((int) size) != list) {
+                    throw new IllegalStateException(where + ": a group of " + size + " ids");
+                }
+                int last = g + (int) size - 1;
+                if (slot(leaves, g, LINK_PREV) != prev || slot(leaves, last, START) != g
+                        || !FreeTags.isFirst(tags, g) || !FreeTags.isLast(tags, last)) {
+                    throw new IllegalStateException(where + ": links, tags or first-id record wrong");
+                }
+                if ((g > 0 && FreeTags.isLast(tags, g - 1)) || FreeTags.isFirst(tags, last + 1)) {
+                    throw new IllegalStateException(where + ": touches another free group");
                 }
                 if (n + 2 > out.length) {
                     out = Arrays.copyOf(out, 2 * out.length);
                 }
                 out[n++] = g;
-                out[n++] = size;
-                g = leaves ? (int) leafKeys.chunk(g)[leafKeys.offset(g)] : (int) inner.chunk(0)[innerOff(g)];
+                out[n++] = (int) size;
+                prev = g;
+                g = (int) slot(leaves, g, LINK_NEXT);
             }
+        }
+        if (FreeTags.countFirsts(tags) != n / 2 || FreeTags.countLasts(tags) != n / 2) {
+            throw new IllegalStateException(this + ": free-group tags left over (" + FreeTags.countFirsts(tags) + " first, "
+                    + FreeTags.countLasts(tags) + " last, " + n / 2 + " groups listed)");
         }
         return Arrays.copyOf(out, n);
     }

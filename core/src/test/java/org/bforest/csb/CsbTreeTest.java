@@ -182,20 +182,39 @@ class CsbTreeTest {
         t.put(81, 1); // a full leaf splits: the root is full, its 9 children go to two groups
         assertEquals(2, t.height);
         t.checkInvariants();
-        // one of the two new groups (4 or 5 ids) was cut from the freed 7, only the other is new
+        // one of the two new groups (4 or 5 ids) was cut from the freed 7, only the other is new;
+        // then the old group of 8 was freed and merged with the 7's tail into one free group
         int grown = t.leafHw - hw;
         assertTrue(grown == 4 || grown == 5, "new leaf ids: " + grown);
+        int cut = 9 - grown;
         int[] free = t.freeGroups(true);
-        boolean tail = false;
-        for (int i = 0; i < free.length; i += 2) {
-            tail |= free[i] == first + (9 - grown) && free[i + 1] == 7 - (9 - grown);
-        }
-        assertTrue(tail, "the freed 7's tail is a free group: " + java.util.Arrays.toString(free));
+        assertEquals(List.of(first + cut, hw - first - cut), List.of(free[0], free[1]),
+                "one merged free group: " + java.util.Arrays.toString(free));
+        assertEquals(2, free.length);
         assertEquals(9, t.leavesUsed);
         for (long k = 2; k < 60; k++) { // and the tree goes on growing through cut groups
             t.put(k * 10 + 3, k);
             t.checkInvariants();
         }
+    }
+
+    @Test
+    void freedGroupsMergeAndGiveBackTheHighWaterMark() {
+        // two lines: leaves of 16 keys; 7 full leaves under the root, ids 0..6
+        CsbTree t = CsbTree.bulkLoad("t", CsbVariant.PLAIN, 2, keys(16 * 7, 10), null);
+        assertEquals(7, t.leafHw);
+        t.put(1, 1); // group of 8 at 7..14, 0..6 freed
+        assertEquals(15, t.leafHw);
+        t.put(160 + 1, 1); // group of 9 at 15..23 (the free 7 is too small); 7..14 freed, merged with 0..6
+        assertEquals(24, t.leafHw);
+        int[] free = t.freeGroups(true);
+        assertEquals(List.of(0, 15), List.of(free[0], free[1]));
+        t.checkInvariants();
+        t.put(320 + 1, 1); // group of 10 cut from 0..14; 15..23 freed, merged with 10..14, ends the ids
+        assertEquals(10, t.leafHw, "the high-water mark came down");
+        assertEquals(0, t.freeGroups(true).length);
+        assertEquals(10, t.leavesUsed);
+        t.checkInvariants();
     }
 
     @Test
