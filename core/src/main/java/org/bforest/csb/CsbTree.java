@@ -554,6 +554,24 @@ final class CsbTree extends LeafChainIndex {
         return node;
     }
 
+    /**
+     * Always 0, but not {@code final}, so the JIT cannot fold {@code x & touch} away: a load of a
+     * leaf's value lines and-ed with it is issued with the key loads, so the value miss overlaps
+     * the keys' instead of following the rank (as in the B− tree and the BS-tree; Java's stand-in
+     * for {@code __builtin_prefetch}).
+     */
+    @SuppressWarnings("FieldMayBeFinal")
+    private static int touch = 0;
+
+    /** Starts the loads of every value line of a leaf with its keys' (0; see {@link #touch}). */
+    private int touchValues(long[] vc, int off) {
+        long v = vc[off] | vc[off + width - 1];
+        for (int i = 8; i < width - 1; i += 8) { // a line is 8 values, wherever the leaf starts
+            v |= vc[off + i];
+        }
+        return (int) v & touch;
+    }
+
     @Override
     public long get(long key, long absent) {
         if (key == MAXKEY) {
@@ -561,9 +579,11 @@ final class CsbTree extends LeafChainIndex {
         }
         int leaf = findLeaf(key);
         long[] kc = leafKeys.chunk(leaf);
+        long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
+        int t = touchValues(vc, off);
         int r = leafRank(kc, off, key);
-        return r < width && kc[off + r] == key ? leafVals.chunk(leaf)[off + r] : absent;
+        return r < width && kc[off + r] == key ? vc[off + r + t] : absent;
     }
 
     @Override
@@ -587,17 +607,17 @@ final class CsbTree extends LeafChainIndex {
         }
         int leaf = descend(key);
         long[] kc = leafKeys.chunk(leaf);
+        long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
         int w = width;
-        int r = leafRank(kc, off, key);
+        int t = touchValues(vc, off);
+        int r = leafRank(kc, off, key) + t;
         if (r < w && kc[off + r] == key) {
-            long[] vc = leafVals.chunk(leaf);
             long previous = vc[off + r];
             vc[off + r] = value;
             return previous;
         }
         if (kc[off + w - 1] == MAXKEY) { // room
-            long[] vc = leafVals.chunk(leaf);
             System.arraycopy(kc, off + r, kc, off + r + 1, w - 1 - r);
             System.arraycopy(vc, off + r, vc, off + r + 1, w - 1 - r);
             kc[off + r] = key;
@@ -909,13 +929,13 @@ final class CsbTree extends LeafChainIndex {
         }
         int leaf = findLeaf(key);
         long[] kc = leafKeys.chunk(leaf);
+        long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
         int w = width;
-        int r = leafRank(kc, off, key);
+        int r = leafRank(kc, off, key) + touchValues(vc, off);
         if (r == w || kc[off + r] != key) {
             return defaultReturnValue();
         }
-        long[] vc = leafVals.chunk(leaf);
         long previous = vc[off + r];
         System.arraycopy(kc, off + r + 1, kc, off + r, w - 1 - r);
         System.arraycopy(vc, off + r + 1, vc, off + r, w - 1 - r);
