@@ -206,7 +206,10 @@ final class CsbTree extends LeafChainIndex {
         return n;
     }
 
-    /** Child {@code c} of an inner node. */
+    /**
+     * Child {@code c} of an inner node, written plainly and apart from the descent's branch-free
+     * {@link #twoLaneChild}: the checker walks the tree with this one, so the two check each other.
+     */
     int innerKid(int node, int c) {
         long m0 = innerMeta(node, 0);
         if (segs == 1 || c < count(m0)) {
@@ -327,15 +330,18 @@ final class CsbTree extends LeafChainIndex {
         int[] heads = leaves ? leafFree : innerFree;
         for (int m = listOf(n); m < heads.length; m++) {
             int g = heads[m];
-            // the list of the largest sizes is unordered: its head may be too small for a bulk run
-            if (g != NONE && (m <= width || slot(leaves, g, SIZE) >= n)) {
-                int size = (int) slot(leaves, g, SIZE);
-                unlinkFree(leaves, g, size);
-                if (size > n) {
-                    linkFree(leaves, g + n, size - n); // its neighbours are in use: nothing to merge
-                }
-                return g;
+            if (g == NONE) {
+                continue;
             }
+            int size = (int) slot(leaves, g, SIZE);
+            if (size < n) { // only in the last list, which holds every size over S: a bulk run
+                continue;
+            }
+            unlinkFree(leaves, g, size);
+            if (size > n) {
+                linkFree(leaves, g + n, size - n); // its neighbours are in use: nothing to merge
+            }
+            return g;
         }
         return NONE;
     }
@@ -461,13 +467,20 @@ final class CsbTree extends LeafChainIndex {
 
     /** Child {@code c} of the inner node at {@code off}: first child of its segment plus the offset. */
     private int child(long[] a, int off, int c) {
-        long m = a[off + keySlots];
-        if (segs == 1) {
-            return first(m) + c;
-        }
-        int s0 = count(m);
-        int second = c >= s0 ? 1 : 0;
-        return first(a[off + keySlots + second]) + c - (second == 1 ? s0 : 0);
+        return segs == 1 ? first(a[off + keySlots]) + c : twoLaneChild(a, off + keySlots, c);
+    }
+
+    /**
+     * Child {@code c} of a segmented node whose two pointer lanes are at {@code a[lanes]} and
+     * {@code a[lanes + 1]}. Branch-free, since either segment is as likely: the base is the first
+     * child of segment 0, or that of segment 1 less segment 0's size, chosen by the sign of
+     * {@code s0 - 1 - c}.
+     */
+    private static int twoLaneChild(long[] a, int lanes, int c) {
+        long m0 = a[lanes];
+        int s0 = count(m0);
+        int inSecond = (s0 - 1 - c) >> 31;
+        return (first(m0) ^ ((first(m0) ^ (first(a[lanes + 1]) - s0)) & inSecond)) + c;
     }
 
     /**
@@ -527,13 +540,7 @@ final class CsbTree extends LeafChainIndex {
                 pathNode[h] = node;
                 pathPos[h] = c;
             }
-            long m0 = a[off + w - 2];
-            int s0 = count(m0);
-            // branch-free (either segment is as likely): base = first of segment 0, or first of
-            // segment 1 minus segment 0's size, selected by the sign of s0 - 1 - c
-            int inSecond = (s0 - 1 - c) >> 31;
-            int base = first(m0) ^ ((first(m0) ^ (first(a[off + w - 1]) - s0)) & inSecond);
-            node = base + c;
+            node = twoLaneChild(a, off + w - 2, c);
         }
         return node;
     }
