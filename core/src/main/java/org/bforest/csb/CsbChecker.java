@@ -130,9 +130,14 @@ final class CsbChecker {
             if (size < (j == 0 ? 1 : 0) || size > t.keySlots + 1) {
                 fail("inner node " + node + ": group " + j + " has " + size + " children");
             }
+            int offset = CsbTree.offset(m);
+            if (t.variant == CsbVariant.FULL ? offset + size > t.width : offset != 0) {
+                fail("inner node " + node + ": group " + j + " of " + size + " children at offset " + offset
+                        + " in its block");
+            }
             if (size > 0) {
                 int ids = t.variant == CsbVariant.FULL ? t.width : size;
-                claim(leaves, CsbTree.first(m), ids);
+                claim(leaves, CsbTree.first(m) - offset, ids);
                 if (leaves) {
                     leafGroupIds += ids;
                 } else {

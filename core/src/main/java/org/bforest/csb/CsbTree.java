@@ -37,10 +37,12 @@ import org.bforest.storage.LongNodeArray;
  * the default because it measured faster (docs/ARCHITECTURE.md, "The CSB+-trees in memory").
  *
  * <h2>Node groups</h2>
- * Leaf ids and inner ids each come from a high-water mark and a free list per group size; a freed
- * group is linked through the first long of its first node (the paper's free pool; a release never
- * allocates). A group may straddle two leaf chunks: nodes are always addressed one by one
- * ({@code chunk(id)}), so only a copy's speed could notice.
+ * Leaf ids and inner ids each come from a high-water mark and a free pool of lists by group size,
+ * linked through the free nodes themselves (a release never allocates). Unlike the paper's, the
+ * pool coalesces: freed neighbours merge, and a free run at the high-water mark lowers it (see
+ * {@link #release}). A pointer lane is {@code firstChild << 32 | offset << 16 | children}; the
+ * offset, where a full tree's group starts in its block of {@code S} ids, is 0 in the other
+ * variants. A group may straddle two leaf chunks: nodes are addressed by id ({@code chunk(id)}).
  *
  * <h2>Insert: splits as the paper's, per variant</h2>
  * A leaf holds up to {@code S} entries. A full leaf's {@code S + 1} entries are split in halves into
@@ -50,8 +52,9 @@ import org.bforest.storage.LongNodeArray;
  *     group's nodes with the split one as two, the parent's pointer moves to it and the old group
  *     is freed (section 3.1). {@link CsbVariant#SEGMENTED}: the same for the one segment that
  *     holds child {@code c} (section 3.2). {@link CsbVariant#FULL}: groups are allocated with room
- *     for {@code S} nodes, so the nodes right of {@code c} shift one place inside the group and
- *     nothing is allocated (section 3.3).</li>
+ *     for {@code S} nodes, so nodes shift one place inside the block and nothing is allocated
+ *     (section 3.3); the paper shifts those right of {@code c}, we shift the shorter side where
+ *     the block has room on it (a new group is placed mid-block).</li>
  * <li>The parent is full. Its children (with the split node as two) are redistributed evenly into
  *     two new groups (segmented: four segments) and the old group freed; the parent itself is split
  *     into two images, which replace it in its own group the same way, recursively; a split root
@@ -190,11 +193,23 @@ final class CsbTree extends LeafChainIndex {
     }
 
     static int count(long meta) {
-        return (int) meta;
+        return (int) meta & 0xFFFF;
+    }
+
+    /**
+     * Where a full tree's group starts in its block of {@code S} ids: its first child less this is
+     * the block's first id (0 in the other variants, whose groups are exactly their children).
+     */
+    static int offset(long meta) {
+        return (int) meta >>> 16;
     }
 
     static long meta(int first, int count) {
         return (long) first << 32 | count;
+    }
+
+    static long meta(int first, int offset, int count) {
+        return (long) first << 32 | offset << 16 | count;
     }
 
     /** Children of an inner node (its keys: one fewer). */
@@ -704,24 +719,44 @@ final class CsbTree extends LeafChainIndex {
         splitParent(h, sep);
     }
 
-    /** Full tree, parent with room: the nodes right of child {@code c} move one place right in the group. */
+    /**
+     * Full tree, parent with room: the split child's two images take its place and one more, and
+     * the nodes on its shorter side move one place toward the room there (the paper shifts the
+     * nodes right of it; a group placed mid-block with room on both sides moves a quarter of its
+     * nodes on average instead of half). Only the moved leaves are relinked.
+     */
     private void shiftInGroup(boolean leaves, int p, int c, int m) {
         long[] a = inner.chunk(0);
         int off = innerOff(p);
-        int g = first(a[off + keySlots]);
+        long meta = a[off + keySlots];
+        int g = first(meta);
+        int o = offset(meta);
         int prevOut = leaves ? link(g, PREV) : NONE;
         int nextOut = leaves ? link(g + m - 1, NEXT) : NONE;
-        for (int i = m - 1; i > c; i--) {
-            copyNode(leaves, g + i, g + i + 1);
+        boolean roomRight = o + m < width;
+        int from; // the ids rewritten, [from, to]
+        int to;
+        int ng;
+        if (o > 0 && (c < m - 1 - c || !roomRight)) { // the c nodes left of child c move left
+            moveNodes(leaves, g, g - 1, c);
+            ng = g - 1;
+            a[off + keySlots] = meta(ng, o - 1, m + 1);
+            from = ng;
+            to = g + c;
+        } else { // the m - 1 - c nodes right of it move right
+            moveNodes(leaves, g + c + 1, g + c + 2, m - 1 - c);
+            ng = g;
+            a[off + keySlots] = meta(g, o, m + 1);
+            from = g + c;
+            to = g + m;
         }
-        writeImage(leaves, 0, g + c);
-        writeImage(leaves, 1, g + c + 1);
-        a[off + keySlots] = meta(g, m + 1);
+        writeImage(leaves, 0, ng + c); // child c of the group as it is now, and c + 1
+        writeImage(leaves, 1, ng + c + 1);
         if (leaves) {
-            for (int i = 0; i <= m; i++) {
-                order[i] = g + i;
+            for (int i = from; i <= to; i++) {
+                order[i - from] = i;
             }
-            relink(m + 1, prevOut, nextOut);
+            relink(to - from + 1, from == ng ? prevOut : from - 1, to == ng + m ? nextOut : to + 1);
         }
     }
 
@@ -748,8 +783,7 @@ final class CsbTree extends LeafChainIndex {
         }
         int prevOut = leaves ? link(g, PREV) : NONE;
         int nextOut = leaves ? link(g + m - 1, NEXT) : NONE;
-        int ng = placeGroup(leaves, 0, m + 1);
-        inner.chunk(0)[off + keySlots + j] = meta(ng, m + 1);
+        inner.chunk(0)[off + keySlots + j] = placeGroup(leaves, 0, m + 1);
         free(leaves, g, m);
         if (leaves) {
             relink(m + 1, prevOut, nextOut);
@@ -811,7 +845,7 @@ final class CsbTree extends LeafChainIndex {
         long up = mk[left - 1];
         placeChildrenOf(leaves, li, 0, left);
         placeChildrenOf(leaves, ri, left, right);
-        free(leaves, first(meta0), cap(count(meta0)));
+        free(leaves, first(meta0) - offset(meta0), cap(count(meta0)));
         if (segs == 2) {
             free(leaves, first(meta1), count(meta1));
         }
@@ -847,23 +881,25 @@ final class CsbTree extends LeafChainIndex {
      */
     private void placeChildrenOf(boolean leaves, long[] node, int from, int n) {
         if (segs == 1) {
-            int g = placeGroup(leaves, from, n);
-            node[keySlots] = meta(g, n);
+            node[keySlots] = placeGroup(leaves, from, n);
         } else {
             int n0 = (n + 1) / 2;
-            int g0 = placeGroup(leaves, from, n0);
-            int g1 = placeGroup(leaves, from + n0, n - n0);
-            node[keySlots] = meta(g0, n0);
-            node[keySlots + 1] = meta(g1, n - n0);
+            node[keySlots] = placeGroup(leaves, from, n0);
+            node[keySlots + 1] = placeGroup(leaves, from + n0, n - n0);
         }
     }
 
-    /** A new group of {@code cap(n)} ids holding the children {@code sources[from .. from+n)}. */
-    private int placeGroup(boolean leaves, int from, int n) {
+    /**
+     * A new group of {@code cap(n)} ids holding the children {@code sources[from .. from+n)}; its
+     * pointer lane. The full tree centres the children in their block, leaving room on both sides
+     * for {@link #shiftInGroup}.
+     */
+    private long placeGroup(boolean leaves, int from, int n) {
         if (n == 0) {
             return 0;
         }
-        int g = leaves ? allocLeaves(cap(n)) : allocInner(cap(n));
+        int o = full ? (width - n) / 2 : 0;
+        int g = (leaves ? allocLeaves(cap(n)) : allocInner(cap(n))) + o;
         for (int i = 0; i < n; i++) {
             int src = sources[from + i];
             if (src < 0) {
@@ -873,7 +909,7 @@ final class CsbTree extends LeafChainIndex {
             }
             order[from + i] = g + i;
         }
-        return g;
+        return meta(g, o, n);
     }
 
     private void free(boolean leaves, int g, int n) {
@@ -881,6 +917,38 @@ final class CsbTree extends LeafChainIndex {
             freeLeaves(g, n);
         } else {
             freeInner(g, n);
+        }
+    }
+
+    /**
+     * Moves the {@code k} nodes from id {@code src} to id {@code dst}, one place away
+     * ({@code dst = src - 1} or {@code src + 1}): one copy a node array when the ids share a chunk
+     * ({@code System.arraycopy} handles the overlap), else node by node in the safe order.
+     */
+    private void moveNodes(boolean leaves, int src, int dst, int k) {
+        if (k == 0) {
+            return;
+        }
+        int lo = Math.min(src, dst);
+        int hi = Math.max(src, dst) + k - 1;
+        if (!leaves) {
+            long[] a = inner.chunk(0);
+            System.arraycopy(a, innerOff(src), a, innerOff(dst), k * width);
+        } else if (leafKeys.chunk(lo) == leafKeys.chunk(hi)) {
+            int so = leafKeys.offset(src);
+            int d = leafKeys.offset(dst);
+            long[] kc = leafKeys.chunk(lo);
+            long[] vc = leafVals.chunk(lo);
+            System.arraycopy(kc, so, kc, d, k * width);
+            System.arraycopy(vc, so, vc, d, k * width);
+        } else if (dst < src) {
+            for (int i = 0; i < k; i++) {
+                copyNode(true, src + i, dst + i);
+            }
+        } else {
+            for (int i = k - 1; i >= 0; i--) {
+                copyNode(true, src + i, dst + i);
+            }
         }
     }
 

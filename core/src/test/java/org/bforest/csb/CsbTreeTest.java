@@ -170,6 +170,57 @@ class CsbTreeTest {
     }
 
     @Test
+    void theFullTreeShiftsTheShorterSideOfAGroupPlacedMidBlock() {
+        // one line: leaves of 8 keys, blocks of 8 ids; 7 full leaves under the root, at offset 0
+        CsbTree t = CsbTree.bulkLoad("t", CsbVariant.FULL, 1, keys(8 * 7, 10), null);
+        assertEquals(0, CsbTree.offset(t.innerMeta(t.root, 0)));
+        t.put(481, 1); // the last leaf splits; no room on the left: the root's group of 8 fills its block
+        assertEquals(8, CsbTree.count(t.innerMeta(t.root, 0)));
+        t.put(1, 1); // the first leaf splits, the root is full: 9 leaves into groups of 5 and 4, mid-block
+        assertEquals(2, t.height);
+        int left = t.innerKid(t.root, 0);
+        int right = t.innerKid(t.root, 1);
+        long lm = t.innerMeta(left, 0);
+        long rm = t.innerMeta(right, 0);
+        assertEquals(List.of(5, 1), List.of(CsbTree.count(lm), CsbTree.offset(lm)));
+        assertEquals(List.of(4, 2), List.of(CsbTree.count(rm), CsbTree.offset(rm)));
+        t.checkInvariants();
+        int leafHw = t.leafHw;
+        // child 1 of the right group ([400..470]) splits: the one node left of it moves left
+        int r0 = CsbTree.first(rm);
+        long keyOfChild2 = t.leafKey(r0 + 2, 0);
+        t.put(401, 1);
+        long rm2 = t.innerMeta(right, 0);
+        assertEquals(List.of(r0 - 1, 1, 5), List.of(CsbTree.first(rm2), CsbTree.offset(rm2), CsbTree.count(rm2)));
+        assertEquals(keyOfChild2, t.leafKey(r0 + 2, 0), "the right side did not move");
+        // child 0 of the left group splits: nothing to move, the group starts one id earlier
+        int l0 = CsbTree.first(lm);
+        for (long k = 2; k <= 5; k++) {
+            t.put(k, k);
+        }
+        long lm2 = t.innerMeta(left, 0);
+        assertEquals(List.of(l0 - 1, 0, 6), List.of(CsbTree.first(lm2), CsbTree.offset(lm2), CsbTree.count(lm2)));
+        // no room on the left any more: child 3 ([80..150]) splits and the two right of it move right
+        assertEquals(160, t.leafKey(l0 - 1 + 4, 0));
+        t.put(81, 1);
+        long lm3 = t.innerMeta(left, 0);
+        assertEquals(List.of(l0 - 1, 0, 7), List.of(CsbTree.first(lm3), CsbTree.offset(lm3), CsbTree.count(lm3)));
+        assertEquals(160, t.leafKey(l0 - 1 + 5, 0), "child 4 moved one place right");
+        assertEquals(leafHw, t.leafHw, "no leaf allocated");
+        TreeMap<Long, Long> model = new TreeMap<>();
+        for (long k = 0; k < 8 * 7 * 10; k += 10) {
+            model.put(k, 0L);
+        }
+        for (long k : new long[] {481, 1, 401, 81}) {
+            model.put(k, 1L);
+        }
+        for (long k = 2; k <= 5; k++) {
+            model.put(k, k);
+        }
+        sameAs(model, t);
+    }
+
+    @Test
     void aLargerFreeGroupIsCutWhenNoneHasTheSizeAsked() {
         // one line: leaves of 8 keys; the bulk load gives the root 7 children (one key slot free)
         CsbTree t = CsbTree.bulkLoad("t", CsbVariant.PLAIN, 1, keys(8 * 7, 10), null);
