@@ -731,19 +731,29 @@ final class CsbTree extends LeafChainIndex {
         long meta = a[off + keySlots];
         int g = first(meta);
         int o = offset(meta);
-        int prevOut = leaves ? link(g, PREV) : NONE;
-        int nextOut = leaves ? link(g + m - 1, NEXT) : NONE;
         boolean roomRight = o + m < width;
         int from; // the ids rewritten, [from, to]
         int to;
         int ng;
+        // the neighbours outside the moved run: read before the move, and only when the run has
+        // one outside the group (each is a load from another leaf's links)
+        int before = NONE;
+        int after = NONE;
         if (o > 0 && (c < m - 1 - c || !roomRight)) { // the c nodes left of child c move left
+            if (leaves) {
+                before = link(g, PREV);
+                after = c == m - 1 ? link(g + m - 1, NEXT) : g + c + 1;
+            }
             moveNodes(leaves, g, g - 1, c);
             ng = g - 1;
             a[off + keySlots] = meta(ng, o - 1, m + 1);
             from = ng;
             to = g + c;
         } else { // the m - 1 - c nodes right of it move right
+            if (leaves) {
+                before = c == 0 ? link(g, PREV) : g + c - 1;
+                after = link(g + m - 1, NEXT);
+            }
             moveNodes(leaves, g + c + 1, g + c + 2, m - 1 - c);
             ng = g;
             a[off + keySlots] = meta(g, o, m + 1);
@@ -756,7 +766,7 @@ final class CsbTree extends LeafChainIndex {
             for (int i = from; i <= to; i++) {
                 order[i - from] = i;
             }
-            relink(to - from + 1, from == ng ? prevOut : from - 1, to == ng + m ? nextOut : to + 1);
+            relink(to - from + 1, before, after);
         }
     }
 
