@@ -853,16 +853,57 @@ final class CsbTree extends LeafChainIndex {
         System.arraycopy(mk, 0, li, 0, left - 1);
         System.arraycopy(mk, left, ri, 0, right - 1);
         long up = mk[left - 1];
-        placeChildrenOf(leaves, li, 0, left);
-        placeChildrenOf(leaves, ri, left, right);
-        free(leaves, first(meta0) - offset(meta0), cap(count(meta0)));
-        if (segs == 2) {
+        if (segs == 1) {
+            splitGroup(leaves, meta0, c, left, right, li, ri);
+        } else { // the paper copies both segments
+            placeChildrenOf(leaves, li, 0, left);
+            placeChildrenOf(leaves, ri, left, right);
+            free(leaves, first(meta0), count(meta0));
             free(leaves, first(meta1), count(meta1));
         }
         if (leaves) {
             relink(total, prevOut, nextOut);
         }
         replaceChild(h + 1, up);
+    }
+
+    /**
+     * One pointer lane, parent full: its group's {@code K + 2} children ({@link #sources}, the split
+     * child as its two images at {@code c}) are redistributed between the old group and one new
+     * group, as the paper does (section 3.1), {@code left} and {@code right} of them. The half that
+     * does not hold the images stays where it is, so only the other half is copied (when the left
+     * image ends the left half, it is written in place and that half stays). The plain tree frees the
+     * ids the copied half leaves; the full tree keeps them, holes in its block. Writes the halves'
+     * pointer lanes into the parent's images {@code li} and {@code ri}, and the new ids to
+     * {@link #order}.
+     */
+    private void splitGroup(boolean leaves, long meta, int c, int left, int right, long[] li, long[] ri) {
+        int g = first(meta);
+        int o = offset(meta);
+        int m = count(meta);
+        if (c >= left - 1) { // the left half stays at g ..
+            if (c == left - 1) {
+                writeImage(leaves, 0, g + c);
+            }
+            for (int i = 0; i < left; i++) {
+                order[i] = g + i;
+            }
+            li[keySlots] = meta(g, o, left);
+            ri[keySlots] = placeGroup(leaves, left, right);
+            if (!full) {
+                free(leaves, g + left, m - left);
+            }
+        } else { // the right half stays: the old children left - 1 .. m - 1
+            int rg = g + left - 1;
+            for (int i = 0; i < right; i++) {
+                order[left + i] = rg + i;
+            }
+            ri[keySlots] = meta(rg, full ? o + left - 1 : 0, right);
+            li[keySlots] = placeGroup(leaves, 0, left);
+            if (!full) {
+                free(leaves, g, left - 1);
+            }
+        }
     }
 
     /** A new root over the two images of the old one (level {@code height}), which is freed. */

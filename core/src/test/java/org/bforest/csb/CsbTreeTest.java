@@ -176,22 +176,25 @@ class CsbTreeTest {
         assertEquals(0, CsbTree.offset(t.innerMeta(t.root, 0)));
         t.put(481, 1); // the last leaf splits; no room on the left: the root's group of 8 fills its block
         assertEquals(8, CsbTree.count(t.innerMeta(t.root, 0)));
-        t.put(1, 1); // the first leaf splits, the root is full: 9 leaves into groups of 5 and 4, mid-block
+        t.put(1, 1); // the first leaf splits, the root is full: its 9 leaves are split 5 and 4
         assertEquals(2, t.height);
         int left = t.innerKid(t.root, 0);
         int right = t.innerKid(t.root, 1);
         long lm = t.innerMeta(left, 0);
         long rm = t.innerMeta(right, 0);
         assertEquals(List.of(5, 1), List.of(CsbTree.count(lm), CsbTree.offset(lm)));
-        assertEquals(List.of(4, 2), List.of(CsbTree.count(rm), CsbTree.offset(rm)));
+        // the split leaf was child 0: the right half stayed in place (offset 4, the block's end),
+        // the left half went to a new block, mid-block
+        assertEquals(List.of(4, 4), List.of(CsbTree.count(rm), CsbTree.offset(rm)));
         t.checkInvariants();
         int leafHw = t.leafHw;
-        // child 1 of the right group ([400..470]) splits: the one node left of it moves left
+        // child 1 of the right group ([400..470]) splits: no room on the right; the one node
+        // left of it moves left
         int r0 = CsbTree.first(rm);
         long keyOfChild2 = t.leafKey(r0 + 2, 0);
         t.put(401, 1);
         long rm2 = t.innerMeta(right, 0);
-        assertEquals(List.of(r0 - 1, 1, 5), List.of(CsbTree.first(rm2), CsbTree.offset(rm2), CsbTree.count(rm2)));
+        assertEquals(List.of(r0 - 1, 3, 5), List.of(CsbTree.first(rm2), CsbTree.offset(rm2), CsbTree.count(rm2)));
         assertEquals(keyOfChild2, t.leafKey(r0 + 2, 0), "the right side did not move");
         // child 0 of the left group splits: nothing to move, the group starts one id earlier
         int l0 = CsbTree.first(lm);
@@ -230,16 +233,18 @@ class CsbTreeTest {
         t.put(1, 1); // a leaf splits: the group is copied into a new one of 8, the 7 freed
         assertEquals(List.of(first, 7), List.of(t.freeGroups(true)[0], t.freeGroups(true)[1]));
         int hw = t.leafHw;
-        t.put(81, 1); // a full leaf splits: the root is full, its 9 children go to two groups
+        t.put(81, 1); // a full leaf splits (child 2): the root is full, its 9 children go 5 and 4
         assertEquals(2, t.height);
         t.checkInvariants();
-        // one of the two new groups (4 or 5 ids) was cut from the freed 7, only the other is new;
-        // then the old group of 8 was freed and merged with the 7's tail into one free group
-        int grown = t.leafHw - hw;
-        assertTrue(grown == 4 || grown == 5, "new leaf ids: " + grown);
-        int cut = 9 - grown;
+        // the right half (old children 4..7, ids first + 7 + 4 ..) stayed where it was; the left
+        // half, with the split leaf, was cut from the freed 7 (ids first .. first + 4), and the 4
+        // ids it left merged with the 7's tail into one free group; no new id
+        assertEquals(hw, t.leafHw, "no new leaf ids");
+        long rightHalf = t.innerMeta(t.innerKid(t.root, 1), 0);
+        assertEquals(List.of(first + 7 + 4, 4), List.of(CsbTree.first(rightHalf), CsbTree.count(rightHalf)));
+        assertEquals(first, CsbTree.first(t.innerMeta(t.innerKid(t.root, 0), 0)));
         int[] free = t.freeGroups(true);
-        assertEquals(List.of(first + cut, hw - first - cut), List.of(free[0], free[1]),
+        assertEquals(List.of(first + 5, 6), List.of(free[0], free[1]),
                 "one merged free group: " + java.util.Arrays.toString(free));
         assertEquals(2, free.length);
         assertEquals(9, t.leavesUsed);
