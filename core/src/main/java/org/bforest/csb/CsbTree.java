@@ -55,10 +55,11 @@ import org.bforest.storage.LongNodeArray;
  *     for {@code S} nodes, so nodes shift one place inside the block and nothing is allocated
  *     (section 3.3); the paper shifts those right of {@code c}, we shift the shorter side where
  *     the block has room on it (a new group is placed mid-block).</li>
- * <li>The parent is full. Its children (with the split node as two) are redistributed evenly into
- *     two new groups (segmented: four segments) and the old group freed; the parent itself is split
- *     into two images, which replace it in its own group the same way, recursively; a split root
- *     makes a new root over a group of two.</li>
+ * <li>The parent is full. Its children (with the split node as two) are redistributed evenly
+ *     between the old group, which keeps the half without the split node's images in place, and
+ *     one new group (segmented: both segments are copied into four, and freed); the parent itself
+ *     is split into two images, which replace it in its own group the same way, recursively; a
+ *     split root makes a new root over a group of two.</li>
  * </ul>
  * Leaves whose id changes are relinked, and so are the neighbours outside the group. Storage for a
  * whole split (two groups a level and a root) is reserved before anything is written, so an
