@@ -2,6 +2,7 @@ package org.bforest;
 
 import org.bforest.bminus.BMinusTrees;
 import org.bforest.csb.CsbTrees;
+import org.bforest.olc.OlcTrees;
 import org.bforest.bplus.BPlusTrees;
 import org.bforest.bstree.BSTrees;
 
@@ -202,5 +203,30 @@ public final class Indexes {
      */
     public static LongIndex csbTree(CsbVariant variant, int lines, long[] sortedKeys, long[] values) {
         return CsbTrees.bulkLoad(variant, lines, sortedKeys, values);
+    }
+
+    /**
+     * An empty concurrent BS-tree: the BS-tree with optimistic lock coupling (the paper's section
+     * 7), safe from any number of threads. {@code get}, {@code put}, {@code remove},
+     * {@code containsKey} and the neighbour queries are linearizable; cursors, ranges and
+     * {@code forEach} are weakly consistent, as {@code ConcurrentSkipListMap}'s iterators (each
+     * leaf read at one instant, never a {@code ConcurrentModificationException}); {@code size()}
+     * is exact when no update runs and an estimate while one does; {@code clear()} removes key by
+     * key. Nodes are never merged: an emptied leaf stays and takes later inserts into its range.
+     */
+    public static LongIndex concurrentBsTree() {
+        return OlcTrees.empty();
+    }
+
+    /**
+     * A concurrent BS-tree bulk-loaded from {@code sortedKeys} (leaves 75% full), as
+     * {@link #concurrentBsTree()}. The arrays are copied.
+     *
+     * @param values the value of each key, or {@code null} for all 0
+     * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays
+     *                                  differ in length; the message names the first bad index
+     */
+    public static LongIndex concurrentBsTree(long[] sortedKeys, long[] values) {
+        return OlcTrees.bulkLoad(sortedKeys, values);
     }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.collect.testing.NavigableMapTestSuiteBuilder;
 import com.google.common.collect.testing.features.CollectionFeature;
+import com.google.common.collect.testing.features.Feature;
 import com.google.common.collect.testing.features.CollectionSize;
 import com.google.common.collect.testing.features.MapFeature;
 import java.util.AbstractMap.SimpleImmutableEntry;
@@ -70,15 +71,18 @@ class NavigableMapViewTest {
     Stream<DynamicNode> guavaNavigableMapSuite() {
         List<DynamicNode> nodes = new ArrayList<>();
         for (Impl impl : impls()) {
+            List<Feature<?>> features = new ArrayList<>(List.of(
+                    MapFeature.GENERAL_PURPOSE,
+                    CollectionFeature.SUPPORTS_ITERATOR_REMOVE,
+                    CollectionFeature.KNOWN_ORDER,
+                    CollectionSize.ANY));
+            if (impl.has(Capability.FAIL_FAST_CURSORS)) {
+                features.add(MapFeature.FAILS_FAST_ON_CONCURRENT_MODIFICATION);
+            }
             TestSuite suite = NavigableMapTestSuiteBuilder
                     .using(new LongViewMapGenerator(impl))
                     .named(impl.name() + " view")
-                    .withFeatures(
-                            MapFeature.GENERAL_PURPOSE,
-                            MapFeature.FAILS_FAST_ON_CONCURRENT_MODIFICATION,
-                            CollectionFeature.SUPPORTS_ITERATOR_REMOVE,
-                            CollectionFeature.KNOWN_ORDER,
-                            CollectionSize.ANY)
+                    .withFeatures(features)
                     .createTestSuite();
             nodes.add(dynamic(suite));
         }

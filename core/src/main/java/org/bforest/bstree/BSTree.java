@@ -5,6 +5,7 @@ import static org.bforest.bstree.Slots.N;
 import static org.bforest.bstree.Slots.meta;
 
 import org.bforest.LongEntryVisitor;
+import org.bforest.kernel.GapSlots;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.spi.BatchArguments;
 import org.bforest.storage.NodeIds;
@@ -405,7 +406,7 @@ final class BSTree extends GappedTree {
         long[] kc = leafKeys.chunk(leaf);
         long[] vc = keyOnly ? null : leafVals.chunk(leaf);
         int off = leafOffset(leaf);
-        int opened = Slots.openSlot(kc, off, vc, off, bm, r);
+        int opened = GapSlots.openSlot(kc, off, vc, off, bm, r);
         int at = opened & 0xFF;
         kc[off + at] = key;
         if (vc != null) {
@@ -504,7 +505,7 @@ final class BSTree extends GappedTree {
         reserveForRemoval();
         int[] ic = leafInfo.chunk(node);
         int io = leafInfo.offset(node);
-        int bm = Slots.clearSlot(kc, off, ic[io + META] & FULL, q - 1);
+        int bm = GapSlots.clearSlot(kc, off, ic[io + META] & FULL, q - 1);
         long previous = 0;
         if (!keyOnly) {
             long[] vc = leafVals.chunk(node);

@@ -7,6 +7,7 @@ import static org.bforest.bstree.Slots.N;
 import static org.bforest.bstree.Slots.NONE;
 import static org.bforest.bstree.Slots.meta;
 
+import org.bforest.kernel.GapSlots;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.storage.NodeIds;
 import org.bforest.storage.FlatIntNodeArray;
@@ -280,7 +281,7 @@ final class InnerLevels {
         int off = keys.offset(node);
         int[] cc = kids.chunk(node);
         int co = kids.offset(node);
-        int opened = Slots.openSlot(kc, off, cc, co + 1, bm, r);
+        int opened = GapSlots.openSlot(kc, off, cc, co + 1, bm, r);
         int at = opened & 0xFF;
         kc[off + at] = sep;
         cc[co + 1 + at] = kid;
@@ -387,7 +388,7 @@ final class InnerLevels {
         } else {
             slot = c - 1;
         }
-        bm = Slots.clearSlot(kc, off, bm, slot);
+        bm = GapSlots.clearSlot(kc, off, bm, slot);
         cc[co + 1 + slot] = NONE;
         mc[mo] = meta(bm);
         while (height > 0 && bitmap(root) == 0) {

@@ -1,10 +1,12 @@
 package org.bforest.bstree;
 
+import org.bforest.kernel.GapSlots;
 import org.bforest.kernel.NodeSearch;
 
 /**
- * The 16-slot node of the gapped trees: metadata words and the in-node moves of section 4 shared
- * by BS-tree leaves and every inner node ({@link InnerLevels}). Static and allocation-free.
+ * The 16-slot node of the gapped trees: constants and metadata words shared by BS-tree leaves and
+ * every inner node ({@link InnerLevels}); the in-node moves of section 4 are the kernel's
+ * {@link GapSlots}, which the concurrent BS-tree shares. Static and allocation-free.
  *
  * <p>The metadata word of a node is {@code slotUse << 16 | bitmap}: bit {@code s} of the bitmap
  * says slot {@code s} is used, and {@code slotUse} is its population count, kept beside it as the
@@ -31,64 +33,15 @@ final class Slots {
 
     /** Used slots at or above {@code s} (0 <= s <= 16). */
     static int bitsFrom(int bm, int s) {
-        return bm & (FULL << s) & FULL;
+        return GapSlots.bitsFrom(bm, s);
     }
 
     /** Used slots below {@code s} (0 <= s <= 16). */
     static int bitsBelow(int bm, int s) {
-        return bm & ((1 << s) - 1);
+        return GapSlots.bitsBelow(bm, s);
     }
 
     static int highestBit(int bits) {
-        return 31 - Integer.numberOfLeadingZeros(bits);
-    }
-
-    /**
-     * Makes room in a non-full node for a key that belongs at slot {@code r} (all used keys below
-     * {@code r} are smaller, all at or above are larger): {@code r} itself if it is a gap; else
-     * the used run {@code [r, j)} moves right into the nearest gap {@code j > r}; else the run
-     * {@code (j, r)} moves left into the nearest gap {@code j < r} and the key goes to
-     * {@code r - 1} (Algorithm 6). The payload (a leaf's {@code long} values or an inner node's
-     * {@code int} children, slot 0 at {@code po}; {@code null} for a key-only leaf) moves with
-     * the keys. No gap before the slot
-     * written needs updating: the slot before it is always used.
-     *
-     * @return the slot to write, plus the gap that was filled shifted left by 8
-     */
-    static int openSlot(long[] kc, int off, Object payload, int po, int bm, int r) {
-        if (r < N && (bm & (1 << r)) == 0) {
-            return r << 8 | r;
-        }
-        int right = ~bm & (FULL << (r + 1)) & FULL;
-        if (right != 0) {
-            int j = Integer.numberOfTrailingZeros(right);
-            System.arraycopy(kc, off + r, kc, off + r + 1, j - r);
-            if (payload != null) {
-                System.arraycopy(payload, po + r, payload, po + r + 1, j - r);
-            }
-            return j << 8 | r;
-        }
-        int j = highestBit(~bm & ((1 << r) - 1));
-        System.arraycopy(kc, off + j + 1, kc, off + j, r - 1 - j);
-        if (payload != null) {
-            System.arraycopy(payload, po + j + 1, payload, po + j, r - 1 - j);
-        }
-        return j << 8 | (r - 1);
-    }
-
-    /**
-     * Algorithm 5: frees used slot {@code p}; it and the run of gaps before it (which all held its
-     * key) now hold the next used key, or {@link #MAXKEY} if none follows. Returns the new bitmap.
-     */
-    static int clearSlot(long[] kc, int off, int bm, int p) {
-        bm &= ~(1 << p);
-        int above = bitsFrom(bm, p + 1);
-        long fill = above != 0 ? kc[off + Integer.numberOfTrailingZeros(above)] : MAXKEY;
-        int below = bitsBelow(bm, p);
-        int start = below == 0 ? 0 : highestBit(below) + 1;
-        for (int s = start; s <= p; s++) {
-            kc[off + s] = fill;
-        }
-        return bm;
+        return GapSlots.highestBit(bits);
     }
 }

@@ -154,8 +154,10 @@ class ApiContractTest {
         });
         assertEquals(keys, all, "forEach visits every key in order");
         assertEquals(l.model().values().stream().mapToLong(Long::longValue).sum(), sum[0]);
-        assertThrows(ConcurrentModificationException.class,
-                () -> l.index().forEach((k, v) -> l.index().put(k ^ 1, 0)), "a forEach that adds keys");
+        if (impl.has(Capability.FAIL_FAST_CURSORS)) {
+            assertThrows(ConcurrentModificationException.class,
+                    () -> l.index().forEach((k, v) -> l.index().put(k ^ 1, 0)), "a forEach that adds keys");
+        }
         assertThrows(NullPointerException.class, () -> l.index().forEach(null));
         assertThrows(NullPointerException.class, () -> l.index().rangeVisit(0, true, 1, true, null));
     }

@@ -711,14 +711,18 @@ class LongIndexContractTest {
         LongIndex index = impl.bulk().apply(TestKeys.spaced(1000, 0, 10), null);
         LongCursor c = index.cursor(500);
         index.put(505, 7);
-        assertThrows(ConcurrentModificationException.class, c::key);
+        if (impl.has(Capability.FAIL_FAST_CURSORS)) {
+            assertThrows(ConcurrentModificationException.class, c::key);
+        }
         assertTrue(c.seekCeiling(501), "seekCeiling on a stale cursor");
         assertEquals(505, c.key());
         assertEquals(7, c.value());
         assertTrue(c.next());
         assertEquals(510, c.key());
         index.remove(510);
-        assertThrows(ConcurrentModificationException.class, c::next);
+        if (impl.has(Capability.FAIL_FAST_CURSORS)) {
+            assertThrows(ConcurrentModificationException.class, c::next);
+        }
         assertTrue(c.seekFirst(), "seekFirst on a stale cursor");
         assertEquals(0, c.key());
         index.remove(0);

@@ -1,6 +1,7 @@
 package org.bforest.testing;
 
 import static org.bforest.testing.Capability.FAIL_FAST_CURSORS;
+import static org.bforest.testing.Capability.THREAD_SAFE;
 import static org.bforest.testing.Capability.NODE_SEARCH;
 
 import java.util.EnumSet;
@@ -35,6 +36,8 @@ public final class CoreStructures implements StructureRegistry {
                 new Impl("bplus", Indexes::bPlusTree, Indexes::bPlusTree, single),
                 new Impl("bplus-sparse", Indexes::bPlusTree,
                         (k, v) -> Indexes.bPlusTree(k, v, BPlusTrees.SPARSE_FILL), single),
+                new Impl("bstree-olc", Indexes::concurrentBsTree, Indexes::concurrentBsTree,
+                        EnumSet.of(THREAD_SAFE, NODE_SEARCH)),
                 new Impl("spi-sample", PackedLeavesIndex::new, PackedLeavesIndex::bulkLoad, single));
     }
 }

@@ -1,0 +1,1081 @@
+package org.bforest.olc;
+
+import static org.bforest.kernel.GapSlots.FULL;
+import static org.bforest.kernel.GapSlots.MAXKEY;
+import static org.bforest.kernel.GapSlots.N;
+import static org.bforest.kernel.GapSlots.bitsBelow;
+import static org.bforest.kernel.GapSlots.bitsFrom;
+import static org.bforest.kernel.GapSlots.highestBit;
+
+import java.util.Arrays;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.bforest.LongCursor;
+import org.bforest.LongEntryVisitor;
+import org.bforest.LongIndex;
+import org.bforest.kernel.GapSlots;
+import org.bforest.kernel.NodeSearch;
+import org.bforest.util.SortedInput;
+
+/**
+ * The concurrent BS-tree: the gapped, data-parallel B+-tree of Tsitsigkos et al. (BS-tree paper,
+ * shared/papers/bs-tree-gapped-data-parallel.md) made safe for any number of threads with
+ * optimistic lock coupling, as the paper's section 7 does.
+ *
+ * <h2>Layout</h2>
+ * The BS-tree's 16-slot gapped nodes (an unused slot holds a copy of the next used key, or
+ * {@code Long.MAX_VALUE}), in flat primitive arrays addressed by int ids, leaves and inner nodes
+ * each in their own family: leaf keys, leaf values, leaf headers ({@link #LH} longs: the
+ * {@link VersionLock} word and the bitmap), inner keys, inner child ids (17: the leftmost, then
+ * the right child of each slot; a gap's is {@link #NONE}), inner headers. The arrays are
+ * {@link PinnedLongs}/{@link PinnedInts}: a node never moves once published. {@code Long.MAX_VALUE}
+ * pads the nodes, so as a key it lives out of band in {@link #maxRecord}, a one-entry node with
+ * its own version word.
+ *
+ * <h2>Synchronization</h2>
+ * Every node has a version-and-lock word. Readers take no lock: they read a node's version, read
+ * the node, read the child's version, then check that the node's version has not moved (lock
+ * coupling), and restart from the root if it has; a leaf's answer counts only once its version is
+ * validated. An exception thrown by a read that is not yet validated (a torn node can hold any
+ * child id) is a restart, never an answer. Writers lock only the nodes they change, by a
+ * compare-and-set from the version they read, so a lock is taken only on a node that is exactly
+ * as read. Inserts split a full inner node when they pass it (locking it and its parent, then
+ * restarting), so the parent of a leaf always has a free slot; a full leaf then splits and hands
+ * its separator to the parent at once, without a restart: the paper's relaxation of OLC for
+ * gapped nodes. Deletes clear their slot (Algorithm 5); nodes are never merged or freed, so no
+ * reader can ever land in a reused node: an emptied leaf stays in the tree and takes later
+ * inserts into its key range.
+ *
+ * <p>{@code get}, {@code put}, {@code remove}, {@code containsKey} and the neighbour queries are
+ * linearizable: a neighbour query that crosses leaves validates every leaf it read at the end, so
+ * its answer held at one instant. Cursors, {@code rangeCount}, {@code rangeVisit} and
+ * {@code forEach} are weakly consistent, as {@code ConcurrentSkipListMap}'s iterators: each leaf
+ * is read at one instant, a key present for the whole walk is seen exactly once, a key added or
+ * removed meanwhile may or may not be; they never throw {@code ConcurrentModificationException}.
+ * {@code size()} is exact when no update is running and an estimate while one is.
+ * {@code clear()} removes the keys one by one (not atomic, as {@code ConcurrentSkipListMap}'s).
+ *
+ * <p>Notation as in the BS-tree: {@code k} a chunk, {@code i} a node's index in it, {@code kc},
+ * {@code vc}, {@code hc}, {@code cc} the chunks of keys, values, headers and child ids, {@code off},
+ * {@code ho}, {@code co} offsets in them, {@code v} a version, {@code h} a level (leaves are 0).
+ */
+final class OlcBSTree implements LongIndex {
+    /** Child ids per inner node. */
+    static final int KIDS = N + 1;
+    /** No node: a gap's child. */
+    static final int NONE = -1;
+    /** Longs per node header (leaf and inner alike): the version word, then the bitmap. */
+    static final int LH = 2;
+    static final int VERSION = 0;
+    static final int META = 1;
+    /** Inner keys per node at bulk load (12 children): room for inserts before an eager split. */
+    static final int BULK_INNER_KEYS = 11;
+    /** Keys per leaf at bulk load: the paper's 75%. */
+    static final int BULK_LEAF_KEYS = 12;
+    /** Failed unvalidated reads in a row after which a read is taken to be a bug, not a race. */
+    private static final int MAX_FAILED_READS = 1 << 20;
+
+    final PinnedLongs leafKeys = new PinnedLongs(N);
+    final PinnedLongs leafVals = new PinnedLongs(N);
+    final PinnedLongs leafHdr = new PinnedLongs(LH);
+    final PinnedLongs innerKeys = new PinnedLongs(N);
+    final PinnedInts innerKids = new PinnedInts(KIDS);
+    final PinnedLongs innerHdr = new PinnedLongs(LH);
+    final AtomicInteger leafCount = new AtomicInteger();
+    final AtomicInteger innerCount = new AtomicInteger();
+    /** {@code height << 32 | root}; the root is a leaf id when the height is 0. */
+    private volatile long rootWord;
+    private final LongAdder size = new LongAdder();
+    /** The out-of-band {@code Long.MAX_VALUE}: version word, present (0 or 1), value. */
+    final long[] maxRecord = new long[3];
+    private volatile long defaultReturnValue;
+
+    /** An empty tree: one empty leaf. */
+    OlcBSTree() {
+        rootWord = newLeaf();
+    }
+
+    // ---- node access ----------------------------------------------------------------------------
+
+    static int chunk(int id) {
+        return Pinned.chunkOf(id);
+    }
+
+    static int index(int id, int k) {
+        return Pinned.indexIn(id, k);
+    }
+
+    long leafVersion(int leaf) {
+        int k = chunk(leaf);
+        return VersionLock.read(leafHdr.chunk(k), index(leaf, k) * LH + VERSION);
+    }
+
+    long innerVersion(int node) {
+        int k = chunk(node);
+        return VersionLock.read(innerHdr.chunk(k), index(node, k) * LH + VERSION);
+    }
+
+    /** The version of node {@code id} at level {@code h}. */
+    private long version(int id, int h) {
+        return h == 0 ? leafVersion(id) : innerVersion(id);
+    }
+
+    boolean leafValid(int leaf, long v) {
+        int k = chunk(leaf);
+        return VersionLock.valid(leafHdr.chunk(k), index(leaf, k) * LH + VERSION, v);
+    }
+
+    int root() {
+        return (int) rootWord;
+    }
+
+    int rootHeight() {
+        return (int) (rootWord >>> 32);
+    }
+
+    /**
+     * One more failed unvalidated read: returns the new count, or rethrows once reads have failed
+     * so often in a row that a concurrent writer cannot explain it.
+     */
+    static int failedRead(RuntimeException e, int failures) {
+        if (++failures >= MAX_FAILED_READS) {
+            throw new IllegalStateException("concurrent BS-tree: " + failures
+                    + " optimistic reads in a row failed; this is a bug, please report it", e);
+        }
+        Thread.onSpinWait();
+        return failures;
+    }
+
+    // ---- allocation -----------------------------------------------------------------------------
+
+    /** A fresh, unpublished leaf: keys all MAXKEY, values 0, version 0, no slot used. */
+    private int newLeaf() {
+        int id = leafCount.getAndIncrement();
+        if (id < 0) {
+            throw Pinned.full();
+        }
+        leafKeys.ensure(id);
+        leafVals.ensure(id);
+        leafHdr.ensure(id);
+        int k = chunk(id);
+        int off = index(id, k) * N;
+        Arrays.fill(leafKeys.chunk(k), off, off + N, MAXKEY);
+        return id;
+    }
+
+    /** A fresh, unpublished inner node: keys all MAXKEY, children NONE, version 0. */
+    private int newInner() {
+        int id = innerCount.getAndIncrement();
+        if (id < 0) {
+            throw Pinned.full();
+        }
+        innerKeys.ensure(id);
+        innerKids.ensure(id);
+        innerHdr.ensure(id);
+        int k = chunk(id);
+        int i = index(id, k);
+        Arrays.fill(innerKeys.chunk(k), i * N, i * N + N, MAXKEY);
+        Arrays.fill(innerKids.chunk(k), i * KIDS, i * KIDS + KIDS, NONE);
+        return id;
+    }
+
+    // ---- look-ups -------------------------------------------------------------------------------
+
+    @Override
+    public long get(long key, long absent) {
+        long r = lookup(key);
+        return r == ABSENT_MARK ? absent : previous(r);
+    }
+
+    @Override
+    public boolean containsKey(long key) {
+        return lookup(key) != ABSENT_MARK;
+    }
+
+    /** The encoded value of {@code key} (see {@link #ABSENT_MARK}), ABSENT_MARK if it is not there. */
+    private long lookup(long key) {
+        if (key == MAXKEY) {
+            return maxLookup();
+        }
+        int failures = 0;
+        restart:
+        for (;;) {
+            try {
+                long rw = rootWord;
+                int node = (int) rw;
+                int h = (int) (rw >>> 32);
+                long v = version(node, h);
+                if (VersionLock.isLocked(v) || rootWord != rw) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                for (; h > 0; h--) {
+                    int k = chunk(node);
+                    int i = index(node, k);
+                    int c = NodeSearch.succGT(innerKeys.chunk(k), i * N, key);
+                    int child = innerKids.chunk(k)[i * KIDS + c];
+                    long cv = version(child, h - 1);
+                    if (!VersionLock.valid(innerHdr.chunk(k), i * LH + VERSION, v) || VersionLock.isLocked(cv)) {
+                        continue restart;
+                    }
+                    node = child;
+                    v = cv;
+                }
+                int k = chunk(node);
+                int off = index(node, k) * N;
+                long[] kc = leafKeys.chunk(k);
+                int q = NodeSearch.succGT(kc, off, key);
+                boolean found = q != 0 && kc[off + q - 1] == key;
+                long value = found ? leafVals.chunk(k)[off + q - 1] : 0;
+                if (!VersionLock.valid(leafHdr.chunk(k), index(node, k) * LH + VERSION, v)) {
+                    continue;
+                }
+                return found ? encodePrevious(value) : ABSENT_MARK;
+            } catch (IndexOutOfBoundsException | NullPointerException e) {
+                failures = failedRead(e, failures);
+            }
+        }
+    }
+
+    @Override
+    public long defaultReturnValue() {
+        return defaultReturnValue;
+    }
+
+    @Override
+    public void defaultReturnValue(long value) {
+        defaultReturnValue = value;
+    }
+
+    // ---- insert ---------------------------------------------------------------------------------
+
+    @Override
+    public long put(long key, long value) {
+        long r = insert(key, value);
+        return r == ABSENT_MARK ? defaultReturnValue : previous(r);
+    }
+
+    @Override
+    public boolean upsert(long key, long value) {
+        return insert(key, value) == ABSENT_MARK;
+    }
+
+    /*
+     * lookup(), insert() and delete0() must say both whether the key was there and its value
+     * without allocating: they return the value, except that an absent key returns ABSENT_MARK;
+     * a value that happens to equal ABSENT_MARK or ESCAPED_MARK is returned as ESCAPED_MARK, with
+     * the value in a thread-local cell that previous() reads back, so the decoding is exact.
+     */
+    static final long ABSENT_MARK = Long.MIN_VALUE + 0x5eed_0b5e_77eeL;
+    private static final long ESCAPED_MARK = ABSENT_MARK + 1;
+    private static final ThreadLocal<long[]> ESCAPED = ThreadLocal.withInitial(() -> new long[1]);
+
+    private static long encodePrevious(long previous) {
+        if (previous == ABSENT_MARK || previous == ESCAPED_MARK) {
+            ESCAPED.get()[0] = previous;
+            return ESCAPED_MARK;
+        }
+        return previous;
+    }
+
+    static long previous(long r) {
+        return r == ESCAPED_MARK ? ESCAPED.get()[0] : r;
+    }
+
+    /** Puts; returns ABSENT_MARK if the key was new, else the encoded previous value. */
+    private long insert(long key, long value) {
+        if (key == MAXKEY) {
+            return putMax(value);
+        }
+        int failures = 0;
+        restart:
+        for (;;) {
+            try {
+                long rw = rootWord;
+                int node = (int) rw;
+                int h = (int) (rw >>> 32);
+                long v = version(node, h);
+                if (VersionLock.isLocked(v) || rootWord != rw) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                int parent = NONE;
+                long pv = 0;
+                for (; h > 0; h--) {
+                    int k = chunk(node);
+                    int i = index(node, k);
+                    long[] hc = innerHdr.chunk(k);
+                    if ((int) hc[i * LH + META] == FULL) {
+                        // A full inner node on an insert's path splits now, so that the split of
+                        // any node below finds room in its parent (Leis et al.'s eager split).
+                        splitFullInner(node, v, parent, pv, h, rw);
+                        continue restart;
+                    }
+                    int c = NodeSearch.succGT(innerKeys.chunk(k), i * N, key);
+                    int child = innerKids.chunk(k)[i * KIDS + c];
+                    long cv = version(child, h - 1);
+                    if (!VersionLock.valid(hc, i * LH + VERSION, v) || VersionLock.isLocked(cv)) {
+                        continue restart;
+                    }
+                    parent = node;
+                    pv = v;
+                    node = child;
+                    v = cv;
+                }
+                int k = chunk(node);
+                int i = index(node, k);
+                int off = i * N;
+                int ho = i * LH;
+                long[] kc = leafKeys.chunk(k);
+                long[] vc = leafVals.chunk(k);
+                long[] hc = leafHdr.chunk(k);
+                int q = NodeSearch.succGT(kc, off, key);
+                boolean found = q != 0 && kc[off + q - 1] == key;
+                int bm = (int) hc[ho + META];
+                if (!VersionLock.tryLock(hc, ho + VERSION, v)) {
+                    continue;
+                }
+                // Locked, and unchanged since it was read: q, found and bm are exact.
+                if (found) {
+                    long previous = vc[off + q - 1];
+                    vc[off + q - 1] = value;
+                    VersionLock.unlock(hc, ho + VERSION);
+                    return encodePrevious(previous);
+                }
+                if (bm != FULL) {
+                    int opened = GapSlots.openSlot(kc, off, vc, off, bm, q);
+                    int at = opened & 0xFF;
+                    kc[off + at] = key;
+                    vc[off + at] = value;
+                    hc[ho + META] = bm | 1 << (opened >>> 8);
+                    VersionLock.unlock(hc, ho + VERSION);
+                    size.increment();
+                    return ABSENT_MARK;
+                }
+                if (!splitFullLeaf(node, q, key, value, parent, pv)) {
+                    continue;
+                }
+                size.increment();
+                return ABSENT_MARK;
+            } catch (IndexOutOfBoundsException | NullPointerException e) {
+                failures = failedRead(e, failures);
+            }
+        }
+    }
+
+    /**
+     * Splits the full inner node {@code node} (read at version {@code v}, level {@code h}) if it and
+     * its parent are still as read: its first 8 separators stay, the 9th goes up, the last 7 move to
+     * a new node. Returns having unlocked everything, split or not; the caller restarts either way.
+     */
+    private void splitFullInner(int node, long v, int parent, long pv, int h, long rw) {
+        int k = chunk(node);
+        long[] hc = innerHdr.chunk(k);
+        int ho = index(node, k) * LH + VERSION;
+        if (parent == NONE) {
+            if (!VersionLock.tryLock(hc, ho, v)) {
+                return;
+            }
+            try {
+                if (rootWord != rw) {
+                    return; // the root moved on (cannot while we hold it, but cheap to be sure)
+                }
+                int right = newInner();
+                int root = newInner();
+                long sep = splitInner(node, right);
+                writeRoot(root, node, sep, right);
+                rootWord = (long) (h + 1) << 32 | root;
+            } finally {
+                VersionLock.unlock(hc, ho);
+            }
+            return;
+        }
+        int pk = chunk(parent);
+        long[] phc = innerHdr.chunk(pk);
+        int pho = index(parent, pk) * LH + VERSION;
+        if (!VersionLock.tryLock(phc, pho, pv)) {
+            return;
+        }
+        try {
+            if (!VersionLock.tryLock(hc, ho, v)) {
+                return;
+            }
+            try {
+                int right = newInner();
+                long sep = splitInner(node, right);
+                insertSeparator(parent, sep, right);
+            } finally {
+                VersionLock.unlock(hc, ho);
+            }
+        } finally {
+            VersionLock.unlock(phc, pho);
+        }
+    }
+
+    /**
+     * Splits the full, locked leaf {@code leaf} around a new key that belongs at slot {@code q}: 9
+     * entries stay, 8 go to a new leaf, each half spread over 16 slots; the separator goes into the
+     * parent (locked here if it is still at version {@code pv}; it has room, see
+     * {@link #splitFullInner}) or, for a root leaf, into a new root. Unlocks the leaf. Returns
+     * false, with nothing changed, if the parent moved on.
+     */
+    private boolean splitFullLeaf(int leaf, int q, long key, long value, int parent, long pv) {
+        int k = chunk(leaf);
+        long[] hc = leafHdr.chunk(k);
+        int ho = index(leaf, k) * LH + VERSION;
+        try {
+            if (parent == NONE) {
+                int right = newLeaf();
+                int root = newInner();
+                long sep = splitLeaf(leaf, q, key, value, right);
+                writeRoot(root, leaf, sep, right);
+                rootWord = 1L << 32 | root;
+                return true;
+            }
+            int pk = chunk(parent);
+            long[] phc = innerHdr.chunk(pk);
+            int pho = index(parent, pk) * LH + VERSION;
+            if (!VersionLock.tryLock(phc, pho, pv)) {
+                return false;
+            }
+            try {
+                int right = newLeaf();
+                long sep = splitLeaf(leaf, q, key, value, right);
+                insertSeparator(parent, sep, right);
+            } finally {
+                VersionLock.unlock(phc, pho);
+            }
+            return true;
+        } finally {
+            VersionLock.unlock(hc, ho);
+        }
+    }
+
+    /** Moves the 17 entries of a full leaf plus the new one into it and {@code right}; returns the separator. */
+    private long splitLeaf(int leaf, int q, long key, long value, int right) {
+        int k = chunk(leaf);
+        int off = index(leaf, k) * N;
+        long[] kc = leafKeys.chunk(k);
+        long[] vc = leafVals.chunk(k);
+        long[] sk = new long[N + 1];
+        long[] sv = new long[N + 1];
+        // A full leaf has no gaps: slot s is entry s; the new key goes before slot q.
+        System.arraycopy(kc, off, sk, 0, q);
+        System.arraycopy(vc, off, sv, 0, q);
+        sk[q] = key;
+        sv[q] = value;
+        System.arraycopy(kc, off + q, sk, q + 1, N - q);
+        System.arraycopy(vc, off + q, sv, q + 1, N - q);
+        int left = (N + 2) / 2;
+        writeLeaf(right, sk, sv, left, N + 1 - left);
+        writeLeaf(leaf, sk, sv, 0, left);
+        return sk[left];
+    }
+
+    /** Writes {@code n >= 1} sorted entries into a leaf, entry j at slot {@code j*16/n}. */
+    private void writeLeaf(int leaf, long[] ks, long[] vs, int from, int n) {
+        int k = chunk(leaf);
+        int i = index(leaf, k);
+        long[] kc = leafKeys.chunk(k);
+        long[] vc = leafVals.chunk(k);
+        int bm = spread(kc, i * N, ks, from, n);
+        Arrays.fill(vc, i * N, i * N + N, 0);
+        for (int j = 0; j < n; j++) {
+            vc[i * N + j * N / n] = vs == null ? 0 : vs[from + j];
+        }
+        leafHdr.chunk(k)[i * LH + META] = bm;
+    }
+
+    /**
+     * Writes {@code n >= 1} sorted keys into a node's 16 slots, key j at slot {@code j*16/n} (the
+     * paper's proactive gaps), every gap holding the next key, the slots after the last MAXKEY;
+     * returns the bitmap.
+     */
+    static int spread(long[] kc, int off, long[] ks, int from, int n) {
+        int bm = 0;
+        long next = MAXKEY;
+        int s = N - 1;
+        for (int j = n - 1; j >= 0; j--) {
+            int at = j * N / n;
+            for (; s > at; s--) {
+                kc[off + s] = next;
+            }
+            next = ks[from + j];
+            kc[off + at] = next;
+            bm |= 1 << at;
+            s = at - 1;
+        }
+        return bm;
+    }
+
+    /** Splits a full, locked inner node: 8 separators stay, 7 go to {@code right}; returns the 9th. */
+    private long splitInner(int node, int right) {
+        int k = chunk(node);
+        int i = index(node, k);
+        long[] ks = Arrays.copyOfRange(innerKeys.chunk(k), i * N, i * N + N);
+        int[] kids = Arrays.copyOfRange(innerKids.chunk(k), i * KIDS, i * KIDS + KIDS);
+        writeInner(right, ks, kids, N / 2 + 1, N / 2 - 1);
+        writeInner(node, ks, kids, 0, N / 2);
+        return ks[N / 2];
+    }
+
+    /** Writes keys {@code ks[from, from+n)} with children {@code kids[from, from+n]} into a node, spread. */
+    private void writeInner(int node, long[] ks, int[] kids, int from, int n) {
+        int k = chunk(node);
+        int i = index(node, k);
+        int bm = spread(innerKeys.chunk(k), i * N, ks, from, n);
+        int[] cc = innerKids.chunk(k);
+        int co = i * KIDS;
+        Arrays.fill(cc, co, co + KIDS, NONE);
+        cc[co] = kids[from];
+        for (int j = 0; j < n; j++) {
+            cc[co + 1 + j * N / n] = kids[from + 1 + j];
+        }
+        innerHdr.chunk(k)[i * LH + META] = bm;
+    }
+
+    /** A new root over {@code left} and {@code right}, separated by {@code sep}. */
+    private void writeRoot(int root, int left, long sep, int right) {
+        writeInner(root, new long[] {sep}, new int[] {left, right}, 0, 1);
+    }
+
+    /** Inserts (sep, child) into a locked inner node that has a free slot. */
+    private void insertSeparator(int node, long sep, int child) {
+        int k = chunk(node);
+        int i = index(node, k);
+        long[] kc = innerKeys.chunk(k);
+        int[] cc = innerKids.chunk(k);
+        long[] hc = innerHdr.chunk(k);
+        int bm = (int) hc[i * LH + META];
+        // sep lies strictly between the separators around the child that split, so succ> puts it
+        // right after that child's slot.
+        int r = NodeSearch.succGT(kc, i * N, sep);
+        int opened = GapSlots.openSlot(kc, i * N, cc, i * KIDS + 1, bm, r);
+        int at = opened & 0xFF;
+        kc[i * N + at] = sep;
+        cc[i * KIDS + 1 + at] = child;
+        hc[i * LH + META] = bm | 1 << (opened >>> 8);
+    }
+
+    // ---- delete ---------------------------------------------------------------------------------
+
+    @Override
+    public long remove(long key) {
+        long r = delete0(key);
+        return r == ABSENT_MARK ? defaultReturnValue : previous(r);
+    }
+
+    @Override
+    public boolean delete(long key) {
+        return delete0(key) != ABSENT_MARK;
+    }
+
+    /** Removes; returns ABSENT_MARK if the key was not there, else the encoded previous value. */
+    private long delete0(long key) {
+        if (key == MAXKEY) {
+            return removeMax();
+        }
+        int failures = 0;
+        restart:
+        for (;;) {
+            try {
+                long rw = rootWord;
+                int node = (int) rw;
+                int h = (int) (rw >>> 32);
+                long v = version(node, h);
+                if (VersionLock.isLocked(v) || rootWord != rw) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                for (; h > 0; h--) {
+                    int k = chunk(node);
+                    int i = index(node, k);
+                    int c = NodeSearch.succGT(innerKeys.chunk(k), i * N, key);
+                    int child = innerKids.chunk(k)[i * KIDS + c];
+                    long cv = version(child, h - 1);
+                    if (!VersionLock.valid(innerHdr.chunk(k), i * LH + VERSION, v) || VersionLock.isLocked(cv)) {
+                        continue restart;
+                    }
+                    node = child;
+                    v = cv;
+                }
+                int k = chunk(node);
+                int i = index(node, k);
+                int off = i * N;
+                int ho = i * LH + VERSION;
+                long[] kc = leafKeys.chunk(k);
+                long[] hc = leafHdr.chunk(k);
+                int q = NodeSearch.succGT(kc, off, key);
+                boolean found = q != 0 && kc[off + q - 1] == key;
+                int bm = (int) hc[i * LH + META];
+                if (!found) {
+                    if (!VersionLock.valid(hc, ho, v)) {
+                        continue;
+                    }
+                    return ABSENT_MARK;
+                }
+                if (!VersionLock.tryLock(hc, ho, v)) {
+                    continue;
+                }
+                long[] vc = leafVals.chunk(k);
+                long previous = vc[off + q - 1];
+                vc[off + q - 1] = 0;
+                hc[i * LH + META] = GapSlots.clearSlot(kc, off, bm, q - 1);
+                VersionLock.unlock(hc, ho);
+                size.decrement();
+                return encodePrevious(previous);
+            } catch (IndexOutOfBoundsException | NullPointerException e) {
+                failures = failedRead(e, failures);
+            }
+        }
+    }
+
+    @Override
+    public void clear() {
+        // Key by key, each removal linearizable; not atomic as a whole (see the class comment).
+        LongCursor c = cursor();
+        for (boolean ok = c.seekFirst(); ok; ok = c.isValid()) {
+            c.remove();
+        }
+    }
+
+    @Override
+    public long size() {
+        return Math.max(0, size.sum());
+    }
+
+    // ---- the out-of-band Long.MAX_VALUE ---------------------------------------------------------
+
+    /** The encoded value of {@code Long.MAX_VALUE}, or ABSENT_MARK. */
+    long maxLookup() {
+        for (;;) {
+            long v = VersionLock.read(maxRecord, VERSION);
+            if (!VersionLock.isLocked(v)) {
+                boolean present = maxRecord[1] != 0;
+                long value = maxRecord[2];
+                if (VersionLock.valid(maxRecord, VERSION, v)) {
+                    return present ? encodePrevious(value) : ABSENT_MARK;
+                }
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private void lockMax() {
+        for (;;) {
+            long v = VersionLock.read(maxRecord, VERSION);
+            if (!VersionLock.isLocked(v) && VersionLock.tryLock(maxRecord, VERSION, v)) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private long putMax(long value) {
+        lockMax();
+        boolean present = maxRecord[1] != 0;
+        long previous = maxRecord[2];
+        maxRecord[1] = 1;
+        maxRecord[2] = value;
+        VersionLock.unlock(maxRecord, VERSION);
+        if (present) {
+            return encodePrevious(previous);
+        }
+        size.increment();
+        return ABSENT_MARK;
+    }
+
+    private long removeMax() {
+        lockMax();
+        boolean present = maxRecord[1] != 0;
+        long previous = maxRecord[2];
+        maxRecord[1] = 0;
+        maxRecord[2] = 0;
+        VersionLock.unlock(maxRecord, VERSION);
+        if (!present) {
+            return ABSENT_MARK;
+        }
+        size.decrement();
+        return encodePrevious(previous);
+    }
+
+    // ---- descents for queries that may cross leaves ---------------------------------------------
+
+    /**
+     * A read-only descent to the leaf whose range holds {@code key} (below MAXKEY): fills the probe's leaf, its
+     * version (read before its parent was validated) and its range's bounds. False: restart.
+     */
+    boolean descend(long key, Probe p) {
+        long rw = rootWord;
+        int node = (int) rw;
+        int h = (int) (rw >>> 32);
+        long v = version(node, h);
+        if (VersionLock.isLocked(v) || rootWord != rw) {
+            return false;
+        }
+        p.hasLow = false;
+        p.hasHigh = false;
+        for (; h > 0; h--) {
+            int k = chunk(node);
+            int i = index(node, k);
+            long[] kc = innerKeys.chunk(k);
+            int off = i * N;
+            int c = NodeSearch.succGT(kc, off, key);
+            int child = innerKids.chunk(k)[i * KIDS + c];
+            // The deepest separators around the path are the tightest bounds of the leaf's range.
+            if (c > 0) {
+                p.low = kc[off + c - 1];
+                p.hasLow = true;
+            }
+            if (c < N && kc[off + c] != MAXKEY) {
+                p.high = kc[off + c];
+                p.hasHigh = true;
+            }
+            long cv = version(child, h - 1);
+            if (!VersionLock.valid(innerHdr.chunk(k), i * LH + VERSION, v) || VersionLock.isLocked(cv)) {
+                return false;
+            }
+            node = child;
+            v = cv;
+        }
+        p.leaf = node;
+        p.version = v;
+        return true;
+    }
+
+    /** Whether every (node, version) the probe saw is still at that version. */
+    boolean allValid(Probe p) {
+        long[] seen = p.seen;
+        for (int j = 0; j < p.seenCount; j++) {
+            int node = (int) seen[2 * j];
+            long v = seen[2 * j + 1];
+            boolean ok = node == Probe.MAX_RECORD ? VersionLock.valid(maxRecord, VERSION, v) : leafValid(node, v);
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The nearest key to {@code key}: the least above it ({@code above}) or the greatest below, the
+     * key itself included if {@code inclusive}. Sets {@code p.found}, {@code p.key}, {@code p.value}.
+     */
+    void near(long key, boolean above, boolean inclusive, Probe p) {
+        int failures = 0;
+        for (;;) {
+            try {
+                if (above ? nearAbove(key, inclusive, p) : nearBelow(key, inclusive, p)) {
+                    return;
+                }
+            } catch (IndexOutOfBoundsException | NullPointerException e) {
+                failures = failedRead(e, failures);
+            }
+        }
+    }
+
+    private boolean nearAbove(long key, boolean inclusive, Probe p) {
+        p.resetSeen();
+        p.found = false;
+        if (key == MAXKEY) {
+            return !inclusive || readMax(p);
+        }
+        long target = key;
+        boolean incl = inclusive;
+        for (;;) {
+            if (!descend(target, p)) {
+                return false;
+            }
+            int leaf = p.leaf;
+            int k = chunk(leaf);
+            int i = index(leaf, k);
+            long[] kc = leafKeys.chunk(k);
+            int s = incl ? NodeSearch.succGE(kc, i * N, target) : NodeSearch.succGT(kc, i * N, target);
+            int bits = bitsFrom((int) leafHdr.chunk(k)[i * LH + META] & FULL, s);
+            p.see(leaf, p.version);
+            if (bits != 0) {
+                int slot = Integer.numberOfTrailingZeros(bits);
+                p.key = kc[i * N + slot];
+                p.value = leafVals.chunk(k)[i * N + slot];
+                p.found = true;
+                return allValid(p);
+            }
+            if (!p.hasHigh) {
+                return readMax(p);
+            }
+            // Nothing at or above target in this leaf: everything else lies at or above its bound.
+            target = p.high;
+            incl = true;
+        }
+    }
+
+    private boolean nearBelow(long key, boolean inclusive, Probe p) {
+        p.resetSeen();
+        p.found = false;
+        if (key == MAXKEY && inclusive) {
+            if (!readMax(p)) {
+                return false;
+            }
+            if (p.found) {
+                return true;
+            }
+        }
+        // The leaves hold keys below MAXKEY only, and a descent for MAXKEY itself would follow
+        // the dead child of a gap (gaps hold MAXKEY): look for the greatest key <= MAXKEY - 1.
+        long target = key == MAXKEY ? MAXKEY - 1 : key;
+        boolean incl = inclusive || key == MAXKEY;
+        for (;;) {
+            if (!descend(target, p)) {
+                return false;
+            }
+            int leaf = p.leaf;
+            int k = chunk(leaf);
+            int i = index(leaf, k);
+            long[] kc = leafKeys.chunk(k);
+            int s = incl ? NodeSearch.succGT(kc, i * N, target) : NodeSearch.succGE(kc, i * N, target);
+            int bits = bitsBelow((int) leafHdr.chunk(k)[i * LH + META] & FULL, s);
+            p.see(leaf, p.version);
+            if (bits != 0) {
+                int slot = highestBit(bits);
+                p.key = kc[i * N + slot];
+                p.value = leafVals.chunk(k)[i * N + slot];
+                p.found = true;
+                return allValid(p);
+            }
+            if (!p.hasLow) {
+                return allValid(p);
+            }
+            // Nothing at or below target here: the rest lies below this leaf's lower bound.
+            target = p.low - 1;
+            incl = true;
+        }
+    }
+
+    /** Reads the out-of-band record into the probe as the answer (if present) and validates all. */
+    private boolean readMax(Probe p) {
+        long v = VersionLock.read(maxRecord, VERSION);
+        if (VersionLock.isLocked(v)) {
+            return false;
+        }
+        boolean present = maxRecord[1] != 0;
+        long value = maxRecord[2];
+        p.see(Probe.MAX_RECORD, v);
+        if (!allValid(p)) {
+            return false;
+        }
+        if (present) {
+            p.found = true;
+            p.key = MAXKEY;
+            p.value = value;
+        }
+        return true;
+    }
+
+    // ---- neighbours -----------------------------------------------------------------------------
+
+    private long nearKey(long key, boolean above, boolean inclusive, long absent) {
+        Probe p = new Probe();
+        near(key, above, inclusive, p);
+        return p.found ? p.key : absent;
+    }
+
+    @Override
+    public long ceilingKey(long key, long absent) {
+        return nearKey(key, true, true, absent);
+    }
+
+    @Override
+    public long higherKey(long key, long absent) {
+        return nearKey(key, true, false, absent);
+    }
+
+    @Override
+    public long floorKey(long key, long absent) {
+        return nearKey(key, false, true, absent);
+    }
+
+    @Override
+    public long lowerKey(long key, long absent) {
+        return nearKey(key, false, false, absent);
+    }
+
+    @Override
+    public long firstKey() {
+        Probe p = new Probe();
+        near(Long.MIN_VALUE, true, true, p);
+        if (!p.found) {
+            throw new NoSuchElementException("firstKey() of an empty index");
+        }
+        return p.key;
+    }
+
+    @Override
+    public long lastKey() {
+        Probe p = new Probe();
+        near(MAXKEY, false, true, p);
+        if (!p.found) {
+            throw new NoSuchElementException("lastKey() of an empty index");
+        }
+        return p.key;
+    }
+
+    // ---- cursors and ranges ---------------------------------------------------------------------
+
+    @Override
+    public LongCursor cursor() {
+        return new OlcCursor(this);
+    }
+
+    @Override
+    public long rangeCount(long from, boolean fromInclusive, long to, boolean toInclusive) {
+        return walk(from, fromInclusive, to, toInclusive, null);
+    }
+
+    @Override
+    public long rangeVisit(long from, boolean fromInclusive, long to, boolean toInclusive, LongEntryVisitor visitor) {
+        Objects.requireNonNull(visitor, "visitor");
+        return walk(from, fromInclusive, to, toInclusive, visitor);
+    }
+
+    /**
+     * Counts, or visits, the keys in the range: leaf by leaf, each leaf read at one instant, moving
+     * on by the leaf's upper bound (weakly consistent). With a visitor, returns how many entries it
+     * was given, the one it stopped at included.
+     */
+    private long walk(long from, boolean fromInclusive, long to, boolean toInclusive, LongEntryVisitor visitor) {
+        if (!fromInclusive && from == MAXKEY || !toInclusive && to == Long.MIN_VALUE) {
+            return 0;
+        }
+        long lo = fromInclusive ? from : from + 1;
+        long hi = toInclusive ? to : to - 1;
+        if (lo > hi) {
+            return 0;
+        }
+        long n = 0;
+        if (lo < MAXKEY) {
+            OlcCursor c = new OlcCursor(this);
+            long end = hi == MAXKEY ? MAXKEY - 1 : hi; // leaves hold keys below MAXKEY only
+            boolean more = c.loadCovering(lo);
+            while (true) {
+                // Slots of the snapshot with keys in [lo, end].
+                int bits = c.slotsBetween(lo, end);
+                if (visitor == null) {
+                    n += Integer.bitCount(bits);
+                } else {
+                    for (; bits != 0; bits &= bits - 1) {
+                        int slot = Integer.numberOfTrailingZeros(bits);
+                        n++;
+                        if (!visitor.visit(c.keys[slot], c.vals[slot])) {
+                            return n;
+                        }
+                    }
+                }
+                if (!more || c.snapHigh > end) {
+                    break;
+                }
+                more = c.loadCovering(c.snapHigh);
+            }
+        }
+        if (hi == MAXKEY) {
+            long r = maxLookup();
+            if (r != ABSENT_MARK) {
+                n++;
+                if (visitor != null) {
+                    visitor.visit(MAXKEY, previous(r));
+                }
+            }
+        }
+        return n;
+    }
+
+    // ---- accounting -----------------------------------------------------------------------------
+
+    @Override
+    public long memoryBytes() {
+        return 64 + leafKeys.bytes() + leafVals.bytes() + leafHdr.bytes() + innerKeys.bytes() + innerKids.bytes()
+                + innerHdr.bytes() + 16 + 8L * maxRecord.length + 64;
+    }
+
+    /** Inner levels above the leaves. */
+    public int height() {
+        return rootHeight();
+    }
+
+    @Override
+    public void checkInvariants() {
+        new OlcChecker(this).check();
+    }
+
+    @Override
+    public String toString() {
+        return "concurrent BS-tree[size=" + size() + ", height=" + rootHeight() + ", leaves=" + leafCount.get()
+                + ", inner=" + innerCount.get() + ", search=" + NodeSearch.describe() + "]";
+    }
+
+    // ---- bulk load ------------------------------------------------------------------------------
+
+    /**
+     * A tree built from sorted keys: leaves of {@value #BULK_LEAF_KEYS} keys (75%) spread over
+     * their 16 slots, inner nodes of {@value #BULK_INNER_KEYS} separators, built bottom-up before
+     * the tree is published.
+     *
+     * @throws IllegalArgumentException on unsorted or duplicate keys or arrays of different lengths
+     */
+    static OlcBSTree bulkLoad(long[] keys, long[] values) {
+        SortedInput.check(keys, values);
+        OlcBSTree t = new OlcBSTree();
+        int n = keys.length;
+        if (n > 0 && keys[n - 1] == MAXKEY) {
+            t.maxRecord[1] = 1;
+            t.maxRecord[2] = values == null ? 0 : values[n - 1];
+            t.size.increment();
+            n--;
+        }
+        if (n == 0) {
+            return t;
+        }
+        int leaves = (int) Math.min(Integer.MAX_VALUE - 8L, ((long) n + BULK_LEAF_KEYS - 1) / BULK_LEAF_KEYS);
+        int[] ids = new int[leaves];
+        long[] mins = new long[leaves];
+        int at = 0;
+        for (int l = 0; l < leaves; l++) {
+            // Spread the keys evenly over the leaves, so that no leaf is left nearly empty.
+            int end = (int) ((long) n * (l + 1) / leaves);
+            int leaf = l == 0 ? t.root() : t.newLeaf();
+            t.writeLeaf(leaf, keys, values, at, end - at);
+            ids[l] = leaf;
+            mins[l] = keys[at];
+            at = end;
+        }
+        t.size.add(n);
+        int count = leaves;
+        int h = 0;
+        while (count > 1) {
+            int parents = (count + BULK_INNER_KEYS) / (BULK_INNER_KEYS + 1);
+            int first = 0;
+            for (int p = 0; p < parents; p++) {
+                int end = (int) ((long) count * (p + 1) / parents);
+                int node = t.newInner();
+                t.buildInner(node, mins, ids, first, end - first - 1);
+                ids[p] = node;
+                mins[p] = mins[first];
+                first = end;
+            }
+            count = parents;
+            h++;
+        }
+        t.rootWord = (long) h << 32 | ids[0];
+        return t;
+    }
+
+    /**
+     * Bulk load: an inner node over children {@code ids[first, first+n]}, whose separators are the
+     * least keys {@code mins[first+1, first+n]} of all but the first.
+     */
+    private void buildInner(int node, long[] mins, int[] ids, int first, int n) {
+        writeInner(node, Arrays.copyOfRange(mins, first + 1, first + 1 + n), Arrays.copyOfRange(ids, first, first + n + 1),
+                0, n);
+    }
+}

@@ -1,0 +1,135 @@
+package org.bforest.olc;
+
+import static org.bforest.kernel.GapSlots.FULL;
+import static org.bforest.kernel.GapSlots.MAXKEY;
+import static org.bforest.kernel.GapSlots.N;
+
+import java.util.BitSet;
+
+/**
+ * The invariants of a quiescent concurrent BS-tree (no update running): every node unlocked; in
+ * every node the used slots' keys ascend strictly, each gap holds the next used key or MAXKEY,
+ * the bitmap is the header's only content; every separator lies strictly inside its node's range
+ * and every leaf key inside its leaf's; a gap's child is dead and a used slot's is live; every node
+ * is reached once and all leaves lie at one depth; leaf gaps hold value 0; and the keys, with the
+ * out-of-band one, add up to the size.
+ */
+final class OlcChecker {
+    private final OlcBSTree t;
+    private final BitSet leaves = new BitSet();
+    private final BitSet inners = new BitSet();
+
+    OlcChecker(OlcBSTree t) {
+        this.t = t;
+    }
+
+    void check() {
+        int root = t.root();
+        int height = t.rootHeight();
+        long keys = node(root, height, false, 0, false, 0);
+        long v = VersionLock.read(t.maxRecord, OlcBSTree.VERSION);
+        if (VersionLock.isLocked(v)) {
+            fail("the Long.MAX_VALUE record is locked");
+        }
+        long present = t.maxRecord[1];
+        if (present != 0 && present != 1 || present == 0 && t.maxRecord[2] != 0) {
+            fail("the Long.MAX_VALUE record holds present=" + present + ", value=" + t.maxRecord[2]);
+        }
+        keys += present;
+        if (keys != t.size()) {
+            fail("the leaves hold " + keys + " keys (with Long.MAX_VALUE) but size() is " + t.size());
+        }
+        if (leaves.cardinality() > t.leafCount.get() || inners.cardinality() > t.innerCount.get()) {
+            fail("more nodes reached than allocated");
+        }
+    }
+
+    /** Checks the subtree of {@code id} at level {@code h} over {@code [lo, hi)}; returns its keys. */
+    private long node(int id, int h, boolean hasLo, long lo, boolean hasHi, long hi) {
+        if (id < 0) {
+            fail("a live child is " + id);
+        }
+        boolean leaf = h == 0;
+        BitSet seen = leaf ? leaves : inners;
+        if (seen.get(id)) {
+            fail((leaf ? "leaf " : "inner node ") + id + " is reached twice");
+        }
+        seen.set(id);
+        int k = Pinned.chunkOf(id);
+        int i = Pinned.indexIn(id, k);
+        long[] kc = (leaf ? t.leafKeys : t.innerKeys).chunk(k);
+        long[] hc = (leaf ? t.leafHdr : t.innerHdr).chunk(k);
+        String name = (leaf ? "leaf " : "inner node ") + id + " (level " + h + ")";
+        long v = hc[i * OlcBSTree.LH + OlcBSTree.VERSION];
+        if (VersionLock.isLocked(v) || v % VersionLock.STEP != 0) {
+            fail(name + " has version word " + v + " in a quiescent tree");
+        }
+        long meta = hc[i * OlcBSTree.LH + OlcBSTree.META];
+        if ((meta & ~FULL) != 0) {
+            fail(name + " has header word " + Long.toHexString(meta));
+        }
+        int bm = (int) meta;
+        int off = i * N;
+        // Gaps hold the next used key, or MAXKEY; used keys ascend strictly and lie in range.
+        long next = MAXKEY;
+        for (int s = N - 1; s >= 0; s--) {
+            long key = kc[off + s];
+            if ((bm & 1 << s) == 0) {
+                if (key != next) {
+                    fail(name + ": gap slot " + s + " holds " + key + ", not the next used key " + next);
+                }
+            } else {
+                if (key >= next) {
+                    fail(name + ": used slot " + s + " holds " + key + ", not below the next used key " + next);
+                }
+                if (key == MAXKEY) {
+                    fail(name + ": Long.MAX_VALUE in a used slot");
+                }
+                boolean tooLow = hasLo && (leaf ? key < lo : key <= lo);
+                if (tooLow || hasHi && key >= hi) {
+                    fail(name + ": key " + key + " outside its range [" + (hasLo ? lo : "-inf") + ", "
+                            + (hasHi ? hi : "+inf") + ")");
+                }
+                next = key;
+            }
+        }
+        if (leaf) {
+            long[] vc = t.leafVals.chunk(k);
+            for (int s = 0; s < N; s++) {
+                if ((bm & 1 << s) == 0 && vc[off + s] != 0) {
+                    fail(name + ": gap slot " + s + " holds value " + vc[off + s]);
+                }
+            }
+            return Integer.bitCount(bm);
+        }
+        int[] cc = t.innerKids.chunk(k);
+        int co = i * OlcBSTree.KIDS;
+        long count = 0;
+        // Child 0 covers [lo, first used key); the child of used slot s covers [key s, next used key).
+        boolean cHasLo = hasLo;
+        long cLo = lo;
+        int child = cc[co];
+        for (int s = 0; s <= N; s++) {
+            boolean used = s < N && (bm & 1 << s) != 0;
+            if (s < N && !used) {
+                if (cc[co + 1 + s] != OlcBSTree.NONE) {
+                    fail(name + ": gap slot " + s + " has child " + cc[co + 1 + s]);
+                }
+                continue;
+            }
+            boolean cHasHi = used || hasHi;
+            long cHi = used ? kc[off + s] : hi;
+            count += node(child, h - 1, cHasLo, cLo, cHasHi, cHi);
+            if (used) {
+                cHasLo = true;
+                cLo = kc[off + s];
+                child = cc[co + 1 + s];
+            }
+        }
+        return count;
+    }
+
+    private static void fail(String what) {
+        throw new IllegalStateException("concurrent BS-tree invariant broken: " + what);
+    }
+}

@@ -1,0 +1,27 @@
+package org.bforest.olc;
+
+import org.bforest.LongIndex;
+
+/**
+ * The one way into this package from outside it: {@code org.bforest.Indexes} builds the concurrent
+ * BS-tree through these factories. Not exported to users (see {@code module-info.java}).
+ */
+public final class OlcTrees {
+    private OlcTrees() {
+    }
+
+    /** An empty concurrent BS-tree. */
+    public static LongIndex empty() {
+        return new OlcBSTree();
+    }
+
+    /**
+     * A concurrent BS-tree bulk-loaded from {@code sortedKeys} (values {@code null}: all 0).
+     *
+     * @throws IllegalArgumentException on unsorted or duplicate keys or arrays of different
+     *                                  lengths; nothing is built
+     */
+    public static LongIndex bulkLoad(long[] sortedKeys, long[] values) {
+        return OlcBSTree.bulkLoad(sortedKeys, values);
+    }
+}

@@ -1,0 +1,68 @@
+package org.bforest.olc;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The version-and-lock word of optimistic lock coupling (Leis, Haubenschild and Neumann,
+ * "Optimistic Lock Coupling", IEEE Data Eng. Bull. 42(1), 2019), one {@code long} per node kept
+ * in a {@code long[]} and reached through a {@link VarHandle}.
+ *
+ * <p>Bit 1 ({@link #LOCKED}) is the write lock; the rest is a version that every write section
+ * advances by {@link #STEP}: locking adds 2 and unlocking adds 2 again, so an unlocked word is a
+ * multiple of 4 and no two write sections leave the same word behind (64 bits: no wrap-around
+ * within any reader's lifetime).
+ *
+ * <p>The Java memory model, step by step, as {@code java.util.concurrent.locks.StampedLock}'s
+ * optimistic reads do it:
+ * <ul>
+ * <li>a reader {@link #read}s the word with acquire semantics (a plain read could be hoisted out
+ *     of a retry loop by the JIT and would order nothing), reads the node into locals with plain
+ *     reads, then {@link #valid} issues {@link VarHandle#acquireFence()} so those reads complete
+ *     before the word is read again, and compares; a reader never acts on what it read before
+ *     that comparison succeeds;</li>
+ * <li>a writer {@link #tryLock}s with a compare-and-set from the version it read (so the lock is
+ *     taken only if the node did not change since), then {@link VarHandle#storeStoreFence()}, so
+ *     that none of its plain writes to the node can become visible before the locked word; it
+ *     {@link #unlock}s with a release store, which publishes the node's new contents (and any new
+ *     node it links) to the reader that acquires the new version.</li>
+ * </ul>
+ */
+final class VersionLock {
+    static final long LOCKED = 2;
+    static final long STEP = 4;
+
+    private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    private VersionLock() {
+    }
+
+    /** The word at {@code at}, read with acquire semantics; a reader restarts if it is {@link #isLocked}. */
+    static long read(long[] words, int at) {
+        return (long) WORDS.getAcquire(words, at);
+    }
+
+    static boolean isLocked(long version) {
+        return (version & LOCKED) != 0;
+    }
+
+    /** Whether the word still is {@code version}: the reads made since it was read saw one state. */
+    static boolean valid(long[] words, int at, long version) {
+        VarHandle.acquireFence();
+        return (long) WORDS.getOpaque(words, at) == version;
+    }
+
+    /** Locks the word if it still is the unlocked {@code version}; false if anything changed. */
+    static boolean tryLock(long[] words, int at, long version) {
+        if (WORDS.compareAndSet(words, at, version, version + LOCKED)) {
+            VarHandle.storeStoreFence();
+            return true;
+        }
+        return false;
+    }
+
+    /** Releases a lock this thread holds, advancing the version. */
+    static void unlock(long[] words, int at) {
+        WORDS.setRelease(words, at, (long) WORDS.getOpaque(words, at) + LOCKED);
+    }
+}
