@@ -62,18 +62,37 @@ import org.bforest.util.SortedInput;
  * {@code ho}, {@code co} offsets in them, {@code v} a version, {@code h} a level (leaves are 0).
  */
 final class OlcBSTree implements LongIndex {
+    /** Longs before node 0 in every long chunk, so nodes sit on cache lines (see {@link PinnedLongs#PAD}). */
+    static final int PAD = PinnedLongs.PAD;
     /** Child ids per inner node. */
     static final int KIDS = N + 1;
+    /**
+     * Ints per inner node block: the version word, the bitmap and the 17 child ids, in two cache
+     * lines, so that reading a child's version fetches the line its child ids are in anyway. Inner
+     * versions are 32 bits: only splits write an inner node, and no node splits 2^30 times.
+     */
+    static final int IB = 32;
+    static final int IV = 0;
+    static final int IM = 1;
+    static final int KID0 = 2;
+    /** Ints before node 0 in every inner block chunk, so blocks sit on cache lines. */
+    static final int IPAD = PinnedInts.PAD;
     /** No node: a gap's child. */
     static final int NONE = -1;
     /** Longs per node header (leaf and inner alike): the version word, then the bitmap. */
     static final int LH = 2;
     static final int VERSION = 0;
     static final int META = 1;
-    /** Inner keys per node at bulk load (12 children): room for inserts before an eager split. */
-    static final int BULK_INNER_KEYS = 11;
     /** Keys per leaf at bulk load: the paper's 75%. */
     static final int BULK_LEAF_KEYS = 12;
+    /**
+     * Always 0, but not {@code final}, so the JIT cannot fold {@code x & touch} away: a load whose
+     * result is and-ed with it stays in the code and, its address not depending on the node
+     * search, is issued at once, so the child-id or value lines arrive with the keys instead of
+     * after them (Java's stand-in for the paper's {@code __builtin_prefetch}).
+     */
+    @SuppressWarnings("FieldMayBeFinal")
+    static int touch = 0;
     /** Failed unvalidated reads in a row after which a read is taken to be a bug, not a race. */
     private static final int MAX_FAILED_READS = 1 << 20;
 
@@ -81,8 +100,8 @@ final class OlcBSTree implements LongIndex {
     final PinnedLongs leafVals = new PinnedLongs(N);
     final PinnedLongs leafHdr = new PinnedLongs(LH);
     final PinnedLongs innerKeys = new PinnedLongs(N);
-    final PinnedInts innerKids = new PinnedInts(KIDS);
-    final PinnedLongs innerHdr = new PinnedLongs(LH);
+    /** Inner node blocks of {@link #IB} ints: version, bitmap, child ids. */
+    final PinnedInts innerKids = new PinnedInts(IB);
     final AtomicInteger leafCount = new AtomicInteger();
     final AtomicInteger innerCount = new AtomicInteger();
     /** {@code height << 32 | root}; the root is a leaf id when the height is 0. */
@@ -109,12 +128,12 @@ final class OlcBSTree implements LongIndex {
 
     long leafVersion(int leaf) {
         int k = chunk(leaf);
-        return VersionLock.read(leafHdr.chunk(k), index(leaf, k) * LH + VERSION);
+        return VersionLock.read(leafHdr.chunk(k), PAD + index(leaf, k) * LH + VERSION);
     }
 
     long innerVersion(int node) {
         int k = chunk(node);
-        return VersionLock.read(innerHdr.chunk(k), index(node, k) * LH + VERSION);
+        return VersionLock.read(innerKids.chunk(k), IPAD + index(node, k) * IB + IV);
     }
 
     /** The version of node {@code id} at level {@code h}. */
@@ -124,7 +143,7 @@ final class OlcBSTree implements LongIndex {
 
     boolean leafValid(int leaf, long v) {
         int k = chunk(leaf);
-        return VersionLock.valid(leafHdr.chunk(k), index(leaf, k) * LH + VERSION, v);
+        return VersionLock.valid(leafHdr.chunk(k), PAD + index(leaf, k) * LH + VERSION, v);
     }
 
     int root() {
@@ -160,7 +179,7 @@ final class OlcBSTree implements LongIndex {
         leafVals.ensure(id);
         leafHdr.ensure(id);
         int k = chunk(id);
-        int off = index(id, k) * N;
+        int off = PAD + index(id, k) * N;
         Arrays.fill(leafKeys.chunk(k), off, off + N, MAXKEY);
         return id;
     }
@@ -173,11 +192,11 @@ final class OlcBSTree implements LongIndex {
         }
         innerKeys.ensure(id);
         innerKids.ensure(id);
-        innerHdr.ensure(id);
         int k = chunk(id);
         int i = index(id, k);
-        Arrays.fill(innerKeys.chunk(k), i * N, i * N + N, MAXKEY);
-        Arrays.fill(innerKids.chunk(k), i * KIDS, i * KIDS + KIDS, NONE);
+        Arrays.fill(innerKeys.chunk(k), PAD + i * N, PAD + i * N + N, MAXKEY);
+        int co = IPAD + i * IB + KID0;
+        Arrays.fill(innerKids.chunk(k), co, co + KIDS, NONE);
         return id;
     }
 
@@ -206,30 +225,42 @@ final class OlcBSTree implements LongIndex {
                 long rw = rootWord;
                 int node = (int) rw;
                 int h = (int) (rw >>> 32);
-                long v = version(node, h);
+                // The chunk and index of the node at hand are computed once, when its id is read.
+                int k = chunk(node);
+                int i = index(node, k);
+                long v = h == 0 ? VersionLock.read(leafHdr.chunk(k), PAD + i * LH + VERSION)
+                        : VersionLock.read(innerKids.chunk(k), IPAD + i * IB + IV);
                 if (VersionLock.isLocked(v) || rootWord != rw) {
                     Thread.onSpinWait();
                     continue;
                 }
+                int z = touch;
                 for (; h > 0; h--) {
-                    int k = chunk(node);
-                    int i = index(node, k);
-                    int c = NodeSearch.succGT(innerKeys.chunk(k), i * N, key);
-                    int child = innerKids.chunk(k)[i * KIDS + c];
-                    long cv = version(child, h - 1);
-                    if (!VersionLock.valid(innerHdr.chunk(k), i * LH + VERSION, v) || VersionLock.isLocked(cv)) {
+                    int[] cc = innerKids.chunk(k);
+                    int co = IPAD + i * IB;
+                    // Start the child-id lines' loads with the keys' (see touch).
+                    int t = (cc[co] | cc[co + IB / 2]) & z;
+                    int c = NodeSearch.succGT(innerKeys.chunk(k), PAD + i * N, key);
+                    int child = cc[co + KID0 + c + t];
+                    int ck = chunk(child);
+                    int ci = index(child, ck);
+                    long cv = h > 1 ? VersionLock.read(innerKids.chunk(ck), IPAD + ci * IB + IV)
+                            : VersionLock.read(leafHdr.chunk(ck), PAD + ci * LH + VERSION);
+                    if (!VersionLock.valid(cc, co + IV, v) || VersionLock.isLocked(cv)) {
                         continue restart;
                     }
-                    node = child;
+                    k = ck;
+                    i = ci;
                     v = cv;
                 }
-                int k = chunk(node);
-                int off = index(node, k) * N;
+                int off = PAD + i * N;
                 long[] kc = leafKeys.chunk(k);
-                int q = NodeSearch.succGT(kc, off, key);
+                long[] vc = leafVals.chunk(k);
+                int t = (int) ((vc[off] | vc[off + N / 2]) & z);
+                int q = NodeSearch.succGT(kc, off, key) + t;
                 boolean found = q != 0 && kc[off + q - 1] == key;
-                long value = found ? leafVals.chunk(k)[off + q - 1] : 0;
-                if (!VersionLock.valid(leafHdr.chunk(k), index(node, k) * LH + VERSION, v)) {
+                long value = found ? vc[off + q - 1] : 0;
+                if (!VersionLock.valid(leafHdr.chunk(k), PAD + i * LH + VERSION, v)) {
                     continue;
                 }
                 return found ? encodePrevious(value) : ABSENT_MARK;
@@ -306,17 +337,17 @@ final class OlcBSTree implements LongIndex {
                 for (; h > 0; h--) {
                     int k = chunk(node);
                     int i = index(node, k);
-                    long[] hc = innerHdr.chunk(k);
-                    if ((int) hc[i * LH + META] == FULL) {
+                    int[] hc = innerKids.chunk(k);
+                    if (hc[IPAD + i * IB + IM] == FULL) {
                         // A full inner node on an insert's path splits now, so that the split of
                         // any node below finds room in its parent (Leis et al.'s eager split).
                         splitFullInner(node, v, parent, pv, h, rw);
                         continue restart;
                     }
-                    int c = NodeSearch.succGT(innerKeys.chunk(k), i * N, key);
-                    int child = innerKids.chunk(k)[i * KIDS + c];
+                    int c = NodeSearch.succGT(innerKeys.chunk(k), PAD + i * N, key);
+                    int child = innerKids.chunk(k)[IPAD + i * IB + KID0 + c];
                     long cv = version(child, h - 1);
-                    if (!VersionLock.valid(hc, i * LH + VERSION, v) || VersionLock.isLocked(cv)) {
+                    if (!VersionLock.valid(hc, IPAD + i * IB + IV, v) || VersionLock.isLocked(cv)) {
                         continue restart;
                     }
                     parent = node;
@@ -326,8 +357,8 @@ final class OlcBSTree implements LongIndex {
                 }
                 int k = chunk(node);
                 int i = index(node, k);
-                int off = i * N;
-                int ho = i * LH;
+                int off = PAD + i * N;
+                int ho = PAD + i * LH;
                 long[] kc = leafKeys.chunk(k);
                 long[] vc = leafVals.chunk(k);
                 long[] hc = leafHdr.chunk(k);
@@ -372,8 +403,8 @@ final class OlcBSTree implements LongIndex {
      */
     private void splitFullInner(int node, long v, int parent, long pv, int h, long rw) {
         int k = chunk(node);
-        long[] hc = innerHdr.chunk(k);
-        int ho = index(node, k) * LH + VERSION;
+        int[] hc = innerKids.chunk(k);
+        int ho = IPAD + index(node, k) * IB + IV;
         if (parent == NONE) {
             if (!VersionLock.tryLock(hc, ho, v)) {
                 return;
@@ -393,8 +424,8 @@ final class OlcBSTree implements LongIndex {
             return;
         }
         int pk = chunk(parent);
-        long[] phc = innerHdr.chunk(pk);
-        int pho = index(parent, pk) * LH + VERSION;
+        int[] phc = innerKids.chunk(pk);
+        int pho = IPAD + index(parent, pk) * IB + IV;
         if (!VersionLock.tryLock(phc, pho, pv)) {
             return;
         }
@@ -424,7 +455,7 @@ final class OlcBSTree implements LongIndex {
     private boolean splitFullLeaf(int leaf, int q, long key, long value, int parent, long pv) {
         int k = chunk(leaf);
         long[] hc = leafHdr.chunk(k);
-        int ho = index(leaf, k) * LH + VERSION;
+        int ho = PAD + index(leaf, k) * LH + VERSION;
         try {
             if (parent == NONE) {
                 int right = newLeaf();
@@ -435,8 +466,8 @@ final class OlcBSTree implements LongIndex {
                 return true;
             }
             int pk = chunk(parent);
-            long[] phc = innerHdr.chunk(pk);
-            int pho = index(parent, pk) * LH + VERSION;
+            int[] phc = innerKids.chunk(pk);
+            int pho = IPAD + index(parent, pk) * IB + IV;
             if (!VersionLock.tryLock(phc, pho, pv)) {
                 return false;
             }
@@ -456,7 +487,7 @@ final class OlcBSTree implements LongIndex {
     /** Moves the 17 entries of a full leaf plus the new one into it and {@code right}; returns the separator. */
     private long splitLeaf(int leaf, int q, long key, long value, int right) {
         int k = chunk(leaf);
-        int off = index(leaf, k) * N;
+        int off = PAD + index(leaf, k) * N;
         long[] kc = leafKeys.chunk(k);
         long[] vc = leafVals.chunk(k);
         long[] sk = new long[N + 1];
@@ -480,12 +511,12 @@ final class OlcBSTree implements LongIndex {
         int i = index(leaf, k);
         long[] kc = leafKeys.chunk(k);
         long[] vc = leafVals.chunk(k);
-        int bm = spread(kc, i * N, ks, from, n);
-        Arrays.fill(vc, i * N, i * N + N, 0);
+        int bm = spread(kc, PAD + i * N, ks, from, n);
+        Arrays.fill(vc, PAD + i * N, PAD + i * N + N, 0);
         for (int j = 0; j < n; j++) {
-            vc[i * N + j * N / n] = vs == null ? 0 : vs[from + j];
+            vc[PAD + i * N + j * N / n] = vs == null ? 0 : vs[from + j];
         }
-        leafHdr.chunk(k)[i * LH + META] = bm;
+        leafHdr.chunk(k)[PAD + i * LH + META] = bm;
     }
 
     /**
@@ -514,8 +545,9 @@ final class OlcBSTree implements LongIndex {
     private long splitInner(int node, int right) {
         int k = chunk(node);
         int i = index(node, k);
-        long[] ks = Arrays.copyOfRange(innerKeys.chunk(k), i * N, i * N + N);
-        int[] kids = Arrays.copyOfRange(innerKids.chunk(k), i * KIDS, i * KIDS + KIDS);
+        long[] ks = Arrays.copyOfRange(innerKeys.chunk(k), PAD + i * N, PAD + i * N + N);
+        int co = IPAD + i * IB + KID0;
+        int[] kids = Arrays.copyOfRange(innerKids.chunk(k), co, co + KIDS);
         writeInner(right, ks, kids, N / 2 + 1, N / 2 - 1);
         writeInner(node, ks, kids, 0, N / 2);
         return ks[N / 2];
@@ -525,15 +557,15 @@ final class OlcBSTree implements LongIndex {
     private void writeInner(int node, long[] ks, int[] kids, int from, int n) {
         int k = chunk(node);
         int i = index(node, k);
-        int bm = spread(innerKeys.chunk(k), i * N, ks, from, n);
+        int bm = spread(innerKeys.chunk(k), PAD + i * N, ks, from, n);
         int[] cc = innerKids.chunk(k);
-        int co = i * KIDS;
+        int co = IPAD + i * IB + KID0;
         Arrays.fill(cc, co, co + KIDS, NONE);
         cc[co] = kids[from];
         for (int j = 0; j < n; j++) {
             cc[co + 1 + j * N / n] = kids[from + 1 + j];
         }
-        innerHdr.chunk(k)[i * LH + META] = bm;
+        innerKids.chunk(k)[IPAD + i * IB + IM] = bm;
     }
 
     /** A new root over {@code left} and {@code right}, separated by {@code sep}. */
@@ -547,16 +579,15 @@ final class OlcBSTree implements LongIndex {
         int i = index(node, k);
         long[] kc = innerKeys.chunk(k);
         int[] cc = innerKids.chunk(k);
-        long[] hc = innerHdr.chunk(k);
-        int bm = (int) hc[i * LH + META];
+        int bm = cc[IPAD + i * IB + IM];
         // sep lies strictly between the separators around the child that split, so succ> puts it
         // right after that child's slot.
-        int r = NodeSearch.succGT(kc, i * N, sep);
-        int opened = GapSlots.openSlot(kc, i * N, cc, i * KIDS + 1, bm, r);
+        int r = NodeSearch.succGT(kc, PAD + i * N, sep);
+        int opened = GapSlots.openSlot(kc, PAD + i * N, cc, IPAD + i * IB + KID0 + 1, bm, r);
         int at = opened & 0xFF;
-        kc[i * N + at] = sep;
-        cc[i * KIDS + 1 + at] = child;
-        hc[i * LH + META] = bm | 1 << (opened >>> 8);
+        kc[PAD + i * N + at] = sep;
+        cc[IPAD + i * IB + KID0 + 1 + at] = child;
+        cc[IPAD + i * IB + IM] = bm | 1 << (opened >>> 8);
     }
 
     // ---- delete ---------------------------------------------------------------------------------
@@ -592,10 +623,10 @@ final class OlcBSTree implements LongIndex {
                 for (; h > 0; h--) {
                     int k = chunk(node);
                     int i = index(node, k);
-                    int c = NodeSearch.succGT(innerKeys.chunk(k), i * N, key);
-                    int child = innerKids.chunk(k)[i * KIDS + c];
+                    int c = NodeSearch.succGT(innerKeys.chunk(k), PAD + i * N, key);
+                    int child = innerKids.chunk(k)[IPAD + i * IB + KID0 + c];
                     long cv = version(child, h - 1);
-                    if (!VersionLock.valid(innerHdr.chunk(k), i * LH + VERSION, v) || VersionLock.isLocked(cv)) {
+                    if (!VersionLock.valid(innerKids.chunk(k), IPAD + i * IB + IV, v) || VersionLock.isLocked(cv)) {
                         continue restart;
                     }
                     node = child;
@@ -603,13 +634,13 @@ final class OlcBSTree implements LongIndex {
                 }
                 int k = chunk(node);
                 int i = index(node, k);
-                int off = i * N;
-                int ho = i * LH + VERSION;
+                int off = PAD + i * N;
+                int ho = PAD + i * LH + VERSION;
                 long[] kc = leafKeys.chunk(k);
                 long[] hc = leafHdr.chunk(k);
                 int q = NodeSearch.succGT(kc, off, key);
                 boolean found = q != 0 && kc[off + q - 1] == key;
-                int bm = (int) hc[i * LH + META];
+                int bm = (int) hc[PAD + i * LH + META];
                 if (!found) {
                     if (!VersionLock.valid(hc, ho, v)) {
                         continue;
@@ -622,7 +653,7 @@ final class OlcBSTree implements LongIndex {
                 long[] vc = leafVals.chunk(k);
                 long previous = vc[off + q - 1];
                 vc[off + q - 1] = 0;
-                hc[i * LH + META] = GapSlots.clearSlot(kc, off, bm, q - 1);
+                hc[PAD + i * LH + META] = GapSlots.clearSlot(kc, off, bm, q - 1);
                 VersionLock.unlock(hc, ho);
                 size.decrement();
                 return encodePrevious(previous);
@@ -721,9 +752,9 @@ final class OlcBSTree implements LongIndex {
             int k = chunk(node);
             int i = index(node, k);
             long[] kc = innerKeys.chunk(k);
-            int off = i * N;
+            int off = PAD + i * N;
             int c = NodeSearch.succGT(kc, off, key);
-            int child = innerKids.chunk(k)[i * KIDS + c];
+            int child = innerKids.chunk(k)[IPAD + i * IB + KID0 + c];
             // The deepest separators around the path are the tightest bounds of the leaf's range.
             if (c > 0) {
                 p.low = kc[off + c - 1];
@@ -734,7 +765,7 @@ final class OlcBSTree implements LongIndex {
                 p.hasHigh = true;
             }
             long cv = version(child, h - 1);
-            if (!VersionLock.valid(innerHdr.chunk(k), i * LH + VERSION, v) || VersionLock.isLocked(cv)) {
+            if (!VersionLock.valid(innerKids.chunk(k), IPAD + i * IB + IV, v) || VersionLock.isLocked(cv)) {
                 return false;
             }
             node = child;
@@ -792,13 +823,13 @@ final class OlcBSTree implements LongIndex {
             int k = chunk(leaf);
             int i = index(leaf, k);
             long[] kc = leafKeys.chunk(k);
-            int s = incl ? NodeSearch.succGE(kc, i * N, target) : NodeSearch.succGT(kc, i * N, target);
-            int bits = bitsFrom((int) leafHdr.chunk(k)[i * LH + META] & FULL, s);
+            int s = incl ? NodeSearch.succGE(kc, PAD + i * N, target) : NodeSearch.succGT(kc, PAD + i * N, target);
+            int bits = bitsFrom((int) leafHdr.chunk(k)[PAD + i * LH + META] & FULL, s);
             p.see(leaf, p.version);
             if (bits != 0) {
                 int slot = Integer.numberOfTrailingZeros(bits);
-                p.key = kc[i * N + slot];
-                p.value = leafVals.chunk(k)[i * N + slot];
+                p.key = kc[PAD + i * N + slot];
+                p.value = leafVals.chunk(k)[PAD + i * N + slot];
                 p.found = true;
                 return allValid(p);
             }
@@ -834,13 +865,13 @@ final class OlcBSTree implements LongIndex {
             int k = chunk(leaf);
             int i = index(leaf, k);
             long[] kc = leafKeys.chunk(k);
-            int s = incl ? NodeSearch.succGT(kc, i * N, target) : NodeSearch.succGE(kc, i * N, target);
-            int bits = bitsBelow((int) leafHdr.chunk(k)[i * LH + META] & FULL, s);
+            int s = incl ? NodeSearch.succGT(kc, PAD + i * N, target) : NodeSearch.succGE(kc, PAD + i * N, target);
+            int bits = bitsBelow((int) leafHdr.chunk(k)[PAD + i * LH + META] & FULL, s);
             p.see(leaf, p.version);
             if (bits != 0) {
                 int slot = highestBit(bits);
-                p.key = kc[i * N + slot];
-                p.value = leafVals.chunk(k)[i * N + slot];
+                p.key = kc[PAD + i * N + slot];
+                p.value = leafVals.chunk(k)[PAD + i * N + slot];
                 p.found = true;
                 return allValid(p);
             }
@@ -995,7 +1026,7 @@ final class OlcBSTree implements LongIndex {
     @Override
     public long memoryBytes() {
         return 64 + leafKeys.bytes() + leafVals.bytes() + leafHdr.bytes() + innerKeys.bytes() + innerKids.bytes()
-                + innerHdr.bytes() + 16 + 8L * maxRecord.length + 64;
+                + 16 + 8L * maxRecord.length + 64;
     }
 
     /** Inner levels above the leaves. */
@@ -1018,8 +1049,8 @@ final class OlcBSTree implements LongIndex {
 
     /**
      * A tree built from sorted keys: leaves of {@value #BULK_LEAF_KEYS} keys (75%) spread over
-     * their 16 slots, inner nodes of {@value #BULK_INNER_KEYS} separators, built bottom-up before
-     * the tree is published.
+     * their 16 slots, inner levels 7/8 full above the leaves and full above that (the BS-tree's
+     * section 4.3 schedule), built bottom-up before the tree is published.
      *
      * @throws IllegalArgumentException on unsorted or duplicate keys or arrays of different lengths
      */
@@ -1053,7 +1084,10 @@ final class OlcBSTree implements LongIndex {
         int count = leaves;
         int h = 0;
         while (count > 1) {
-            int parents = (count + BULK_INNER_KEYS) / (BULK_INNER_KEYS + 1);
+            // The fill grows by 1/8 a level from the leaves' 75%, full from the second level up,
+            // as the BS-tree builds it: the upper levels stay few (one level fewer at 10M keys).
+            int children = Math.min(N, (int) Math.round((0.75 + 0.125 * (h + 1)) * N)) + 1;
+            int parents = (count + children - 1) / children;
             int first = 0;
             for (int p = 0; p < parents; p++) {
                 int end = (int) ((long) count * (p + 1) / parents);

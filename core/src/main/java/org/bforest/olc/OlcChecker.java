@@ -58,18 +58,26 @@ final class OlcChecker {
         int k = Pinned.chunkOf(id);
         int i = Pinned.indexIn(id, k);
         long[] kc = (leaf ? t.leafKeys : t.innerKeys).chunk(k);
-        long[] hc = (leaf ? t.leafHdr : t.innerHdr).chunk(k);
         String name = (leaf ? "leaf " : "inner node ") + id + " (level " + h + ")";
-        long v = hc[i * OlcBSTree.LH + OlcBSTree.VERSION];
+        long v;
+        long meta;
+        if (leaf) {
+            long[] hc = t.leafHdr.chunk(k);
+            v = hc[OlcBSTree.PAD + i * OlcBSTree.LH + OlcBSTree.VERSION];
+            meta = hc[OlcBSTree.PAD + i * OlcBSTree.LH + OlcBSTree.META];
+        } else {
+            int[] bc = t.innerKids.chunk(k);
+            v = bc[OlcBSTree.IPAD + i * OlcBSTree.IB + OlcBSTree.IV];
+            meta = bc[OlcBSTree.IPAD + i * OlcBSTree.IB + OlcBSTree.IM];
+        }
         if (VersionLock.isLocked(v) || v % VersionLock.STEP != 0) {
             fail(name + " has version word " + v + " in a quiescent tree");
         }
-        long meta = hc[i * OlcBSTree.LH + OlcBSTree.META];
         if ((meta & ~FULL) != 0) {
             fail(name + " has header word " + Long.toHexString(meta));
         }
         int bm = (int) meta;
-        int off = i * N;
+        int off = OlcBSTree.PAD + i * N;
         // Gaps hold the next used key, or MAXKEY; used keys ascend strictly and lie in range.
         long next = MAXKEY;
         for (int s = N - 1; s >= 0; s--) {
@@ -103,7 +111,7 @@ final class OlcChecker {
             return Integer.bitCount(bm);
         }
         int[] cc = t.innerKids.chunk(k);
-        int co = i * OlcBSTree.KIDS;
+        int co = OlcBSTree.IPAD + i * OlcBSTree.IB + OlcBSTree.KID0;
         long count = 0;
         // Child 0 covers [lo, first used key); the child of used slot s covers [key s, next used key).
         boolean cHasLo = hasLo;

@@ -53,9 +53,9 @@ final class OlcCursor extends Probe implements LongCursor {
                     int l = leaf;
                     int k = Pinned.chunkOf(l);
                     int i = Pinned.indexIn(l, k);
-                    System.arraycopy(tree.leafKeys.chunk(k), i * N, keys, 0, N);
-                    System.arraycopy(tree.leafVals.chunk(k), i * N, vals, 0, N);
-                    int b = (int) tree.leafHdr.chunk(k)[i * OlcBSTree.LH + OlcBSTree.META] & FULL;
+                    System.arraycopy(tree.leafKeys.chunk(k), OlcBSTree.PAD + i * N, keys, 0, N);
+                    System.arraycopy(tree.leafVals.chunk(k), OlcBSTree.PAD + i * N, vals, 0, N);
+                    int b = (int) tree.leafHdr.chunk(k)[OlcBSTree.PAD + i * OlcBSTree.LH + OlcBSTree.META] & FULL;
                     if (tree.leafValid(l, version)) {
                         bm = b;
                         snapLeaf = l;

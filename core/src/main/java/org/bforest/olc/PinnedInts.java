@@ -8,6 +8,9 @@ package org.bforest.olc;
  * restart, like any other exception before validation.
  */
 final class PinnedInts {
+    /** Ints skipped at the start of every chunk: 16-byte header + 48 bytes, as {@link PinnedLongs#PAD}. */
+    static final int PAD = 12;
+
     private final int[][] chunks = new int[Pinned.CHUNKS][];
     private final int stride;
     /** Node ids below this have storage; read without the lock by {@link #ensure}'s fast path. */
@@ -15,7 +18,7 @@ final class PinnedInts {
 
     PinnedInts(int stride) {
         this.stride = stride;
-        chunks[0] = new int[Pinned.chunkNodes(0) * stride];
+        chunks[0] = new int[PAD + Pinned.chunkNodes(0) * stride];
         capacity = Pinned.capacityWith(0);
     }
 
@@ -39,7 +42,7 @@ final class PinnedInts {
         int k = Pinned.chunkOf(id);
         for (int c = 0; c <= k; c++) {
             if (chunks[c] == null) {
-                chunks[c] = new int[Pinned.chunkNodes(c) * stride];
+                chunks[c] = new int[PAD + Pinned.chunkNodes(c) * stride];
             }
         }
         if (capacity < Pinned.capacityWith(k)) {

@@ -8,6 +8,14 @@ package org.bforest.olc;
  * restart, like any other exception before validation.
  */
 final class PinnedLongs {
+    /**
+     * Longs skipped at the start of every chunk: the 16-byte array header plus 48 bytes puts node 0
+     * (and, at strides of 2, 8 or 16 longs, every node) on a 64-byte line whenever the array starts
+     * on one, as G1 starts the large ones (humongous objects begin at a region). A 16-long node then
+     * fills two cache lines instead of straddling three.
+     */
+    static final int PAD = 6;
+
     private final long[][] chunks = new long[Pinned.CHUNKS][];
     private final int stride;
     /** Node ids below this have storage; read without the lock by {@link #ensure}'s fast path. */
@@ -15,7 +23,7 @@ final class PinnedLongs {
 
     PinnedLongs(int stride) {
         this.stride = stride;
-        chunks[0] = new long[Pinned.chunkNodes(0) * stride];
+        chunks[0] = new long[PAD + Pinned.chunkNodes(0) * stride];
         capacity = Pinned.capacityWith(0);
     }
 
@@ -39,7 +47,7 @@ final class PinnedLongs {
         int k = Pinned.chunkOf(id);
         for (int c = 0; c <= k; c++) {
             if (chunks[c] == null) {
-                chunks[c] = new long[Pinned.chunkNodes(c) * stride];
+                chunks[c] = new long[PAD + Pinned.chunkNodes(c) * stride];
             }
         }
         if (capacity < Pinned.capacityWith(k)) {

@@ -33,6 +33,8 @@ final class VersionLock {
     static final long STEP = 4;
 
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
+    /** 32-bit words, for nodes written so rarely that 2^30 write sections cannot wrap (inner nodes). */
+    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
 
     private VersionLock() {
     }
@@ -64,5 +66,28 @@ final class VersionLock {
     /** Releases a lock this thread holds, advancing the version. */
     static void unlock(long[] words, int at) {
         WORDS.setRelease(words, at, (long) WORDS.getOpaque(words, at) + LOCKED);
+    }
+
+    // ---- the same on a 32-bit word, widened to long for the callers -------------------------
+
+    static long read(int[] words, int at) {
+        return (int) INTS.getAcquire(words, at);
+    }
+
+    static boolean valid(int[] words, int at, long version) {
+        VarHandle.acquireFence();
+        return (int) INTS.getOpaque(words, at) == version;
+    }
+
+    static boolean tryLock(int[] words, int at, long version) {
+        if (INTS.compareAndSet(words, at, (int) version, (int) (version + LOCKED))) {
+            VarHandle.storeStoreFence();
+            return true;
+        }
+        return false;
+    }
+
+    static void unlock(int[] words, int at) {
+        INTS.setRelease(words, at, (int) INTS.getOpaque(words, at) + (int) LOCKED);
     }
 }

@@ -58,6 +58,9 @@ public enum Structure {
     TREEMAP("treemap", "java.util.TreeMap<Long,Long>",
             "new TreeMap<>(SortedMap) over the sorted arrays: linear buildFromSorted, boxing each key and value",
             "estimate: TreeMap.Entry + 2 Longs per entry", false, true, TreeMapAdapter::new, 88),
+    BSTREE_OLC("bstree-olc", "bforest concurrent BS-tree (Indexes.concurrentBsTree): the BS-tree with optimistic"
+            + " lock coupling (paper section 7), thread-safe", "bulk load Indexes.concurrentBsTree(sortedKeys, values):"
+            + " 12 keys a leaf (75%)", "its own memoryBytes()", true, true, OlcAdapter::new, -1),
     SKIPLIST("skiplist", "java.util.concurrent.ConcurrentSkipListMap<Long,Long>",
             "new ConcurrentSkipListMap<>(SortedMap): linear buildFromSorted, boxing each key and value",
             "estimate: Node + 2 Longs + 0.5 Index per entry", true, true, SkipListAdapter::new, 84),
