@@ -171,10 +171,7 @@ final class OlcBSTree implements LongIndex {
 
     /** A fresh, unpublished leaf: keys all MAXKEY, values 0, version 0, no slot used. */
     private int newLeaf() {
-        int id = leafCount.getAndIncrement();
-        if (id < 0) {
-            throw Pinned.full();
-        }
+        int id = Pinned.allocate(leafCount);
         leafKeys.ensure(id);
         leafVals.ensure(id);
         leafHdr.ensure(id);
@@ -186,10 +183,7 @@ final class OlcBSTree implements LongIndex {
 
     /** A fresh, unpublished inner node: keys all MAXKEY, children NONE, version 0. */
     private int newInner() {
-        int id = innerCount.getAndIncrement();
-        if (id < 0) {
-            throw Pinned.full();
-        }
+        int id = Pinned.allocate(innerCount);
         innerKeys.ensure(id);
         innerKids.ensure(id);
         int k = chunk(id);
@@ -225,27 +219,32 @@ final class OlcBSTree implements LongIndex {
                 long rw = rootWord;
                 int node = (int) rw;
                 int h = (int) (rw >>> 32);
+                // The directories are read once an attempt (volatile reads are barriers the JIT
+                // cannot move loads across), then indexed on every level.
+                long[][] ikd = innerKeys.directory();
+                int[][] ibd = innerKids.directory();
+                long[][] lhd = leafHdr.directory();
                 // The chunk and index of the node at hand are computed once, when its id is read.
                 int k = chunk(node);
                 int i = index(node, k);
-                long v = h == 0 ? VersionLock.read(leafHdr.chunk(k), PAD + i * LH + VERSION)
-                        : VersionLock.read(innerKids.chunk(k), IPAD + i * IB + IV);
+                long v = h == 0 ? VersionLock.read(lhd[k], PAD + i * LH + VERSION)
+                        : VersionLock.read(ibd[k], IPAD + i * IB + IV);
                 if (VersionLock.isLocked(v) || rootWord != rw) {
                     Thread.onSpinWait();
                     continue;
                 }
                 int z = touch;
                 for (; h > 0; h--) {
-                    int[] cc = innerKids.chunk(k);
+                    int[] cc = ibd[k];
                     int co = IPAD + i * IB;
                     // Start the child-id lines' loads with the keys' (see touch).
                     int t = (cc[co] | cc[co + IB / 2]) & z;
-                    int c = NodeSearch.succGT(innerKeys.chunk(k), PAD + i * N, key);
+                    int c = NodeSearch.succGT(ikd[k], PAD + i * N, key);
                     int child = cc[co + KID0 + c + t];
                     int ck = chunk(child);
                     int ci = index(child, ck);
-                    long cv = h > 1 ? VersionLock.read(innerKids.chunk(ck), IPAD + ci * IB + IV)
-                            : VersionLock.read(leafHdr.chunk(ck), PAD + ci * LH + VERSION);
+                    long cv = h > 1 ? VersionLock.read(ibd[ck], IPAD + ci * IB + IV)
+                            : VersionLock.read(lhd[ck], PAD + ci * LH + VERSION);
                     if (!VersionLock.valid(cc, co + IV, v) || VersionLock.isLocked(cv)) {
                         continue restart;
                     }
@@ -260,7 +259,7 @@ final class OlcBSTree implements LongIndex {
                 int q = NodeSearch.succGT(kc, off, key) + t;
                 boolean found = q != 0 && kc[off + q - 1] == key;
                 long value = found ? vc[off + q - 1] : 0;
-                if (!VersionLock.valid(leafHdr.chunk(k), PAD + i * LH + VERSION, v)) {
+                if (!VersionLock.valid(lhd[k], PAD + i * LH + VERSION, v)) {
                     continue;
                 }
                 return found ? encodePrevious(value) : ABSENT_MARK;
