@@ -126,6 +126,21 @@ final class OlcBSTree implements LongIndex {
         return Pinned.indexIn(id, k);
     }
 
+    /** Where node {@code id}'s 16 keys (or values) start in its chunk. */
+    static int keyOffset(int id) {
+        return PAD + (id & Pinned.INDEX_MASK) * N;
+    }
+
+    /** Where inner node {@code id}'s block (version, bitmap, child ids) starts in its chunk. */
+    static int blockOffset(int id) {
+        return IPAD + (id & Pinned.INDEX_MASK) * IB;
+    }
+
+    /** Where leaf {@code id}'s header (version, bitmap) starts in its chunk. */
+    static int leafHdrOffset(int id) {
+        return PAD + (id & Pinned.INDEX_MASK) * LH;
+    }
+
     long leafVersion(int leaf) {
         int k = chunk(leaf);
         return VersionLock.read(leafHdr.chunk(k), PAD + index(leaf, k) * LH + VERSION);
@@ -224,42 +239,52 @@ final class OlcBSTree implements LongIndex {
                 long[][] ikd = innerKeys.directory();
                 int[][] ibd = innerKids.directory();
                 long[][] lhd = leafHdr.directory();
-                // The chunk and index of the node at hand are computed once, when its id is read.
-                int k = chunk(node);
-                int i = index(node, k);
-                long v = h == 0 ? VersionLock.read(lhd[k], PAD + i * LH + VERSION)
-                        : VersionLock.read(ibd[k], IPAD + i * IB + IV);
+                long v = h == 0 ? VersionLock.read(lhd[chunk(node)], leafHdrOffset(node))
+                        : VersionLock.read(ibd[chunk(node)], blockOffset(node));
                 if (VersionLock.isLocked(v) || rootWord != rw) {
                     Thread.onSpinWait();
                     continue;
                 }
                 int z = touch;
-                for (; h > 0; h--) {
-                    int[] cc = ibd[k];
-                    int co = IPAD + i * IB;
+                // Levels above the last inner one: each child is an inner node. The loop keeps
+                // only the node id and its version live, so the JIT has registers for the rest.
+                for (; h > 1; h--) {
+                    int[] cc = ibd[chunk(node)];
+                    int co = blockOffset(node);
                     // Start the child-id lines' loads with the keys' (see touch).
                     int t = (cc[co] | cc[co + IB / 2]) & z;
-                    int c = NodeSearch.succGT(ikd[k], PAD + i * N, key);
+                    int c = NodeSearch.succGT(ikd[chunk(node)], keyOffset(node), key);
                     int child = cc[co + KID0 + c + t];
-                    int ck = chunk(child);
-                    int ci = index(child, ck);
-                    long cv = h > 1 ? VersionLock.read(ibd[ck], IPAD + ci * IB + IV)
-                            : VersionLock.read(lhd[ck], PAD + ci * LH + VERSION);
+                    long cv = VersionLock.read(ibd[chunk(child)], blockOffset(child));
                     if (!VersionLock.valid(cc, co + IV, v) || VersionLock.isLocked(cv)) {
                         continue restart;
                     }
-                    k = ck;
-                    i = ci;
+                    node = child;
                     v = cv;
                 }
-                int off = PAD + i * N;
+                if (h == 1) {
+                    // The last inner level: the child is a leaf.
+                    int[] cc = ibd[chunk(node)];
+                    int co = blockOffset(node);
+                    int t = (cc[co] | cc[co + IB / 2]) & z;
+                    int c = NodeSearch.succGT(ikd[chunk(node)], keyOffset(node), key);
+                    int child = cc[co + KID0 + c + t];
+                    long cv = VersionLock.read(lhd[chunk(child)], leafHdrOffset(child));
+                    if (!VersionLock.valid(cc, co + IV, v) || VersionLock.isLocked(cv)) {
+                        continue;
+                    }
+                    node = child;
+                    v = cv;
+                }
+                int k = chunk(node);
+                int off = keyOffset(node);
                 long[] kc = leafKeys.chunk(k);
                 long[] vc = leafVals.chunk(k);
                 int t = (int) ((vc[off] | vc[off + N / 2]) & z);
                 int q = NodeSearch.succGT(kc, off, key) + t;
                 boolean found = q != 0 && kc[off + q - 1] == key;
                 long value = found ? vc[off + q - 1] : 0;
-                if (!VersionLock.valid(lhd[k], PAD + i * LH + VERSION, v)) {
+                if (!VersionLock.valid(lhd[k], leafHdrOffset(node), v)) {
                     continue;
                 }
                 return found ? encodePrevious(value) : ABSENT_MARK;
@@ -333,20 +358,24 @@ final class OlcBSTree implements LongIndex {
                 }
                 int parent = NONE;
                 long pv = 0;
+                long[][] ikd = innerKeys.directory();
+                int[][] ibd = innerKids.directory();
                 for (; h > 0; h--) {
-                    int k = chunk(node);
-                    int i = index(node, k);
-                    int[] hc = innerKids.chunk(k);
-                    if (hc[IPAD + i * IB + IM] == FULL) {
+                    int[] cc = ibd[chunk(node)];
+                    int co = blockOffset(node);
+                    if (cc[co + IM] == FULL) {
                         // A full inner node on an insert's path splits now, so that the split of
                         // any node below finds room in its parent (Leis et al.'s eager split).
                         splitFullInner(node, v, parent, pv, h, rw);
                         continue restart;
                     }
-                    int c = NodeSearch.succGT(innerKeys.chunk(k), PAD + i * N, key);
-                    int child = innerKids.chunk(k)[IPAD + i * IB + KID0 + c];
-                    long cv = version(child, h - 1);
-                    if (!VersionLock.valid(hc, IPAD + i * IB + IV, v) || VersionLock.isLocked(cv)) {
+                    // The bitmap read started the first child-id line; start the second (touch).
+                    int t = cc[co + IB / 2] & touch;
+                    int c = NodeSearch.succGT(ikd[chunk(node)], keyOffset(node), key);
+                    int child = cc[co + KID0 + c + t];
+                    long cv = h > 1 ? VersionLock.read(ibd[chunk(child)], blockOffset(child) + IV)
+                            : leafVersion(child);
+                    if (!VersionLock.valid(cc, co + IV, v) || VersionLock.isLocked(cv)) {
                         continue restart;
                     }
                     parent = node;
