@@ -43,7 +43,9 @@ public final class OptionsParser {
                                  node to its contiguous group of children, nodes of two cache
                                  lines), csb-segmented (two segments a node), csb-full (groups
                                  allocated at full size), csb1 and csb4 (csb with nodes of one
-                                 and four lines); or 'all' (the default)
+                                 and four lines), bstree-olc (the concurrent BS-tree,
+                                 Indexes.concurrentBsTree: optimistic lock coupling,
+                                 thread-safe); or 'all' (the default)
               --dataset LIST     comma list of: uniform (splitmix64, seed 1), dense (small random
                                  gaps, seed 2), lognormal (seed 3), u32 (32-bit keys uniform in
                                  [0, 2^30), seed 3, as the B- tree article's), or the path of a
@@ -84,7 +86,7 @@ public final class OptionsParser {
                                  A/bN; the peers without a batched call loop over get
               --threads T        threads running each workload (default 1; a comma list runs each).
                                  With T > 1 the structures that are not thread-safe are skipped
-                                 with a note (today all but skiplist); the operations are split
+                                 with a note (all but bstree-olc and skiplist); the operations are split
                                  into T contiguous slices run at once
               --seed S           replaces the datasets' fixed seeds (uniform 1, dense 2,
                                  lognormal 3, u32 3, SOSD sampling 4); operation streams derive from it
