@@ -1,0 +1,253 @@
+package org.bforest.opencl.cl;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.bforest.opencl.OpenClException;
+
+/**
+ * A context and an in-order command queue on one device, and everything created in it: buffers,
+ * programs, kernels. {@link #close()} releases all of them (kernels first, the context last);
+ * using the context afterwards is an {@link IllegalStateException}. Not thread-safe: one owner
+ * (an index) drives it.
+ *
+ * <p>Host-side staging memory for transfers comes from the caller (a {@link MemorySegment}); the
+ * transfers here are blocking, so a segment may be reused as soon as a call returns.
+ */
+public final class ClContext implements AutoCloseable {
+    private final ClDevice device;
+    private final MemorySegment context;
+    private final MemorySegment queue;
+    private final List<MemorySegment> buffers = new ArrayList<>();
+    private final List<MemorySegment> programs = new ArrayList<>();
+    private final List<MemorySegment> kernels = new ArrayList<>();
+    /** Small scratch for arguments and status words, one owner, so one arena for the context's life. */
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment errcode = arena.allocate(JAVA_INT);
+    private final MemorySegment argSlot = arena.allocate(JAVA_LONG);
+    private final MemorySegment sizes = arena.allocate(JAVA_LONG, 2);
+    private boolean closed;
+
+    public ClContext(ClDevice device) {
+        this.device = device;
+        MemorySegment ids = arena.allocate(ADDRESS);
+        ids.set(ADDRESS, 0, device.id());
+        MemorySegment ctx = Cl.clCreateContext(MemorySegment.NULL, 1, ids, errcode);
+        try {
+            Cl.check(errcode, "clCreateContext");
+        } catch (OpenClException e) {
+            arena.close();
+            throw e;
+        }
+        context = ctx;
+        MemorySegment q = Cl.clCreateCommandQueueWithProperties(context, device.id(), MemorySegment.NULL, errcode);
+        try {
+            Cl.check(errcode, "clCreateCommandQueueWithProperties");
+        } catch (OpenClException e) {
+            Cl.clReleaseContext(context);
+            arena.close();
+            throw e;
+        }
+        queue = q;
+    }
+
+    public ClDevice device() {
+        return device;
+    }
+
+    private void open() {
+        if (closed) {
+            throw new IllegalStateException("this OpenCL context was closed (its index was closed): create a new one");
+        }
+    }
+
+    // ---- buffers --------------------------------------------------------------------------------
+
+    /** A device buffer of {@code bytes} bytes, read and written by kernels. */
+    public MemorySegment buffer(long bytes) {
+        open();
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("a buffer needs at least one byte, got " + bytes);
+        }
+        if (bytes > device.maxAllocBytes()) {
+            throw new OpenClException("a buffer of " + bytes + " bytes is larger than " + device.name()
+                    + " allocates at once (" + device.maxAllocBytes() + " bytes, CL_DEVICE_MAX_MEM_ALLOC_SIZE)");
+        }
+        MemorySegment mem = Cl.clCreateBuffer(context, Cl.CL_MEM_READ_WRITE, bytes, MemorySegment.NULL, errcode);
+        Cl.check(errcode, "clCreateBuffer(" + bytes + " bytes)");
+        buffers.add(mem);
+        return mem;
+    }
+
+    /** Releases a buffer this context created. */
+    public void release(MemorySegment mem) {
+        open();
+        if (buffers.remove(mem)) {
+            Cl.check(Cl.clReleaseMemObject(mem), "clReleaseMemObject");
+        }
+    }
+
+    /** Copies {@code src} (host memory) to byte {@code offset} of {@code mem}; blocks until done. */
+    public void write(MemorySegment mem, long offset, MemorySegment src) {
+        open();
+        Cl.check(Cl.clEnqueueWriteBuffer(queue, mem, offset, src.byteSize(), src), "clEnqueueWriteBuffer");
+    }
+
+    /** Copies {@code dst.byteSize()} bytes at byte {@code offset} of {@code mem} to {@code dst}; blocks until done. */
+    public void read(MemorySegment mem, long offset, MemorySegment dst) {
+        open();
+        Cl.check(Cl.clEnqueueReadBuffer(queue, mem, offset, dst.byteSize(), dst), "clEnqueueReadBuffer");
+    }
+
+    // ---- programs and kernels -------------------------------------------------------------------
+
+    /** The text of a kernel source shipped as a resource of this module, e.g. {@code "kernels/page_search.cl"}. */
+    public static String resource(String name) {
+        try (InputStream in = ClContext.class.getResourceAsStream("/org/bforest/opencl/" + name)) {
+            if (in == null) {
+                throw new OpenClException("kernel source " + name + " is missing from the bforest-opencl jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new OpenClException("cannot read kernel source " + name, e);
+        }
+    }
+
+    /**
+     * Compiles {@code source} for this device; a failed build throws an {@link OpenClException}
+     * whose message holds the compiler's log.
+     */
+    public MemorySegment program(String source, String options) {
+        open();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment text = a.allocateFrom(source, StandardCharsets.UTF_8);
+            MemorySegment strings = a.allocate(ADDRESS);
+            strings.set(ADDRESS, 0, text);
+            MemorySegment lengths = a.allocate(JAVA_LONG);
+            lengths.set(JAVA_LONG, 0, text.byteSize() - 1);
+            MemorySegment program = Cl.clCreateProgramWithSource(context, 1, strings, lengths, errcode);
+            Cl.check(errcode, "clCreateProgramWithSource");
+            programs.add(program);
+            MemorySegment ids = a.allocate(ADDRESS);
+            ids.set(ADDRESS, 0, device.id());
+            int status = Cl.clBuildProgram(program, 1, ids, a.allocateFrom(options == null ? "" : options));
+            if (status != Cl.CL_SUCCESS) {
+                String log = buildLog(a, program);
+                throw new OpenClException("clBuildProgram failed on " + device.name() + ": "
+                        + ClErrors.name(status) + " (" + status + "); the compiler's log:\n" + log, status);
+            }
+            return program;
+        }
+    }
+
+    private String buildLog(Arena a, MemorySegment program) {
+        MemorySegment size = a.allocate(JAVA_LONG);
+        if (Cl.clGetProgramBuildInfo(program, device.id(), Cl.CL_PROGRAM_BUILD_LOG, 0, MemorySegment.NULL, size)
+                != Cl.CL_SUCCESS) {
+            return "(no build log: clGetProgramBuildInfo failed)";
+        }
+        MemorySegment log = a.allocate(Math.max(1, size.get(JAVA_LONG, 0)));
+        if (Cl.clGetProgramBuildInfo(program, device.id(), Cl.CL_PROGRAM_BUILD_LOG, log.byteSize(), log,
+                MemorySegment.NULL) != Cl.CL_SUCCESS) {
+            return "(no build log: clGetProgramBuildInfo failed)";
+        }
+        return log.getString(0, StandardCharsets.UTF_8).strip();
+    }
+
+    /** Kernel {@code name} of a built program. */
+    public MemorySegment kernel(MemorySegment program, String name) {
+        open();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment kernel = Cl.clCreateKernel(program, a.allocateFrom(name), errcode);
+            Cl.check(errcode, "clCreateKernel(" + name + ")");
+            kernels.add(kernel);
+            return kernel;
+        }
+    }
+
+    /** Argument {@code index} of {@code kernel}: a buffer. */
+    public void arg(MemorySegment kernel, int index, MemorySegment mem) {
+        open();
+        argSlot.set(ADDRESS, 0, mem);
+        Cl.check(Cl.clSetKernelArg(kernel, index, ADDRESS.byteSize(), argSlot), "clSetKernelArg(" + index + ")");
+    }
+
+    /** Argument {@code index} of {@code kernel}: an {@code int}. */
+    public void arg(MemorySegment kernel, int index, int value) {
+        open();
+        argSlot.set(JAVA_INT, 0, value);
+        Cl.check(Cl.clSetKernelArg(kernel, index, JAVA_INT.byteSize(), argSlot), "clSetKernelArg(" + index + ")");
+    }
+
+    /** Argument {@code index} of {@code kernel}: a {@code long}. */
+    public void arg(MemorySegment kernel, int index, long value) {
+        open();
+        argSlot.set(JAVA_LONG, 0, value);
+        Cl.check(Cl.clSetKernelArg(kernel, index, JAVA_LONG.byteSize(), argSlot), "clSetKernelArg(" + index + ")");
+    }
+
+    /**
+     * Runs {@code kernel} over {@code global} work-items in groups of {@code local} ({@code 0}: the
+     * driver picks; else {@code global} must be a multiple of it), then waits for it.
+     */
+    public void run(MemorySegment kernel, long global, long local) {
+        open();
+        if (global <= 0) {
+            return;
+        }
+        sizes.setAtIndex(JAVA_LONG, 0, global);
+        sizes.setAtIndex(JAVA_LONG, 1, local);
+        MemorySegment localSize = local == 0 ? MemorySegment.NULL : sizes.asSlice(ValueLayout.JAVA_LONG.byteSize());
+        Cl.check(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, localSize), "clEnqueueNDRangeKernel");
+        Cl.check(Cl.clFinish(queue), "clFinish");
+    }
+
+    /** Device buffers this context holds now (a leak check's figure). */
+    public int liveBuffers() {
+        return buffers.size();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        // Release everything even if one release fails, then report the first failure.
+        OpenClException first = null;
+        for (MemorySegment k : kernels) {
+            first = keep(first, Cl.clReleaseKernel(k), "clReleaseKernel");
+        }
+        for (MemorySegment p : programs) {
+            first = keep(first, Cl.clReleaseProgram(p), "clReleaseProgram");
+        }
+        for (MemorySegment b : buffers) {
+            first = keep(first, Cl.clReleaseMemObject(b), "clReleaseMemObject");
+        }
+        kernels.clear();
+        programs.clear();
+        buffers.clear();
+        first = keep(first, Cl.clReleaseCommandQueue(queue), "clReleaseCommandQueue");
+        first = keep(first, Cl.clReleaseContext(context), "clReleaseContext");
+        arena.close();
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private static OpenClException keep(OpenClException first, int status, String call) {
+        if (first == null && status != Cl.CL_SUCCESS) {
+            return new OpenClException(call + " failed: " + ClErrors.name(status) + " (" + status + ")", status);
+        }
+        return first;
+    }
+}
