@@ -16,6 +16,7 @@ import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
 import org.bforest.kernel.GapSlots;
+import org.bforest.spi.BatchArguments;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.util.SortedInput;
 
@@ -292,6 +293,111 @@ final class OlcBSTree implements LongIndex {
                 failures = failedRead(e, failures);
             }
         }
+    }
+
+    /** Keys descended in lock-step by {@link #getAll}: enough to overlap their misses, few enough to stay cheap. */
+    private static final int BATCH = 16;
+
+    /**
+     * Batched look-up: descends up to {@value #BATCH} keys level by level, so their cache misses
+     * overlap instead of forming one chain a key (what the plain BS-tree's {@code getAll} does; a
+     * single {@link #get} cannot, see docs/BENCHMARKS.md on the single-thread gap). Every key's
+     * path is read and validated as {@link #get} reads it; a key whose validation fails is looked
+     * up again alone. Each answer is linearizable by itself; the batch as a whole is not one atomic
+     * read. Allocates two arrays of {@value #BATCH} per call, none per key.
+     */
+    @Override
+    public void getAll(long[] keys, long[] values, long absent) {
+        BatchArguments.checkGetAll(keys, values);
+        int[] nodes = new int[BATCH];
+        long[] versions = new long[BATCH];
+        for (int base = 0; base < keys.length; base += BATCH) {
+            int n = Math.min(BATCH, keys.length - base);
+            int redo;
+            try {
+                redo = batch(keys, base, n, nodes, versions, values, absent);
+            } catch (IndexOutOfBoundsException | NullPointerException e) {
+                // An unvalidated read of a node a writer was changing: every key of the batch again.
+                redo = (1 << n) - 1;
+            }
+            while (redo != 0) {
+                int j = Integer.numberOfTrailingZeros(redo);
+                redo &= redo - 1;
+                long r = lookup(keys[base + j]);
+                values[base + j] = r == ABSENT_MARK ? absent : previous(r);
+            }
+        }
+    }
+
+    /**
+     * One batch of {@link #getAll}: answers {@code keys[base, base+n)} into {@code values} and
+     * returns the bit mask of those it could not (a validation failed, or the key is MAXKEY).
+     */
+    private int batch(long[] keys, int base, int n, int[] nodes, long[] versions, long[] values, long absent) {
+        int all = (1 << n) - 1;
+        long rw = rootWord;
+        int root = (int) rw;
+        int h = (int) (rw >>> 32);
+        long[][] ikd = innerKeys.directory();
+        int[][] ibd = innerKids.directory();
+        long[][] lhd = leafHdr.directory();
+        long v = h == 0 ? VersionLock.read(lhd[chunk(root)], leafHdrOffset(root))
+                : VersionLock.read(ibd[chunk(root)], blockOffset(root) + IV);
+        if (VersionLock.isLocked(v) || rootWord != rw) {
+            return all;
+        }
+        int redo = 0;
+        for (int j = 0; j < n; j++) {
+            nodes[j] = root;
+            versions[j] = v;
+            if (keys[base + j] == MAXKEY) {
+                redo |= 1 << j;
+            }
+        }
+        int z = touch;
+        for (; h > 0; h--) {
+            // One level for every key before the next level: the keys' loads are independent.
+            for (int j = 0; j < n; j++) {
+                if ((redo >>> j & 1) != 0) {
+                    continue;
+                }
+                int node = nodes[j];
+                int[] cc = ibd[chunk(node)];
+                int co = blockOffset(node);
+                int t = (cc[co] | cc[co + IB / 2]) & z;
+                int c = NodeSearch.succGT(ikd[chunk(node)], keyOffset(node), keys[base + j]);
+                int child = cc[co + KID0 + c + t];
+                long cv = h > 1 ? VersionLock.read(ibd[chunk(child)], blockOffset(child) + IV)
+                        : VersionLock.read(lhd[chunk(child)], leafHdrOffset(child));
+                if (!VersionLock.valid(cc, co + IV, versions[j]) || VersionLock.isLocked(cv)) {
+                    redo |= 1 << j;
+                    continue;
+                }
+                nodes[j] = child;
+                versions[j] = cv;
+            }
+        }
+        for (int j = 0; j < n; j++) {
+            if ((redo >>> j & 1) != 0) {
+                continue;
+            }
+            int leaf = nodes[j];
+            int k = chunk(leaf);
+            int off = keyOffset(leaf);
+            long[] kc = leafKeys.chunk(k);
+            long[] vc = leafVals.chunk(k);
+            int t = (int) ((vc[off] | vc[off + N / 2]) & z);
+            long key = keys[base + j];
+            int q = NodeSearch.succGT(kc, off, key) + t;
+            boolean found = q != 0 && kc[off + q - 1] == key;
+            long value = found ? vc[off + q - 1] : absent;
+            if (!VersionLock.valid(lhd[k], leafHdrOffset(leaf), versions[j])) {
+                redo |= 1 << j;
+                continue;
+            }
+            values[base + j] = value;
+        }
+        return redo;
     }
 
     @Override

@@ -128,6 +128,21 @@ class ConcurrentDifferentialTest {
                         Long before = model.remove(key);
                         boolean got = index.delete(key);
                         check(got == (before != null), at + "delete(" + key + ") returned " + got);
+                    } else if (roll == 7) {
+                        // A batch of this thread's keys (getAll: a batched descent where a structure
+                        // has one), each answer against the model.
+                        long[] batch = new long[1 + r.nextInt(40)];
+                        for (int b = 0; b < batch.length; b++) {
+                            long s = (long) r.nextInt(domain / THREADS) * THREADS + me;
+                            batch[b] = (s - domain / 2) * 0x0000_1000_0000_0001L;
+                        }
+                        long[] got = new long[batch.length];
+                        index.getAll(batch, got, Long.MIN_VALUE + 1);
+                        for (int b = 0; b < batch.length; b++) {
+                            Long want = model.get(batch[b]);
+                            check(want == null ? got[b] == Long.MIN_VALUE + 1 : got[b] == want,
+                                    at + "getAll: key " + batch[b] + " = " + got[b] + ", expected " + want);
+                        }
                     } else if (roll < 9) {
                         Long want = model.get(key);
                         long got = index.get(key, Long.MIN_VALUE + 1);
