@@ -9,15 +9,15 @@ import org.junit.jupiter.api.Assumptions;
  * the reason, unless {@code -Dbforest.opencl.required=true} (which {@code ./bforest test} sets once it
  * has installed PoCL): then a missing platform fails them.
  */
-final class OpenClTesting {
+public final class OpenClTesting {
     private OpenClTesting() {
     }
 
-    static boolean required() {
+    public static boolean required() {
         return Boolean.getBoolean("bforest.opencl.required");
     }
 
-    static OpenClDevice device() {
+    public static OpenClDevice device() {
         List<OpenClDevice> all;
         try {
             all = OpenClDevice.all();
@@ -30,6 +30,11 @@ final class OpenClTesting {
         OpenClDevice d = OpenClDevice.choose();
         System.out.println("OpenCL tests on " + d + (d.isEmulation() ? " (a CPU emulation)" : ""));
         return d;
+    }
+
+    /** The chosen device's driver handle, for the module's internal classes' tests. */
+    public static org.bforest.opencl.cl.ClDevice handle() {
+        return device().handle();
     }
 
     private static OpenClDevice unavailable(String why) {
