@@ -141,6 +141,22 @@ public interface LongIndex {
         return size() != before;
     }
 
+    /**
+     * Removes every key of {@code keys} that is in the index (absent keys and repeats are
+     * allowed) and returns how many were removed. The keys need not be sorted. Structures with a
+     * faster batched path (the GPU tree) override it.
+     *
+     * @throws NullPointerException if {@code keys} is null; nothing is removed
+     */
+    default long removeAll(long[] keys) {
+        java.util.Objects.requireNonNull(keys, "keys");
+        long removed = 0;
+        for (long k : keys) {
+            removed += delete(k) ? 1 : 0;
+        }
+        return removed;
+    }
+
     /** Removes every key; the index keeps working afterwards. */
     void clear();
 

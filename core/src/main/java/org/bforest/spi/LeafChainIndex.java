@@ -170,7 +170,7 @@ public abstract class LeafChainIndex implements LongIndex {
     }
 
     @Override
-    public final long size() {
+    public long size() {
         return size;
     }
 

@@ -72,6 +72,7 @@ public final class Cl {
         static final MethodHandle RELEASE_MEM_OBJECT;
         static final MethodHandle ENQUEUE_WRITE_BUFFER;
         static final MethodHandle ENQUEUE_READ_BUFFER;
+        static final MethodHandle ENQUEUE_COPY_BUFFER;
         static final MethodHandle CREATE_PROGRAM_WITH_SOURCE;
         static final MethodHandle BUILD_PROGRAM;
         static final MethodHandle GET_PROGRAM_BUILD_INFO;
@@ -113,6 +114,8 @@ public final class Cl {
                     JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_INT, ADDRESS, ADDRESS);
             ENQUEUE_READ_BUFFER = bind(linker, lib, "clEnqueueReadBuffer", JAVA_INT, ADDRESS, ADDRESS, JAVA_INT,
                     JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_INT, ADDRESS, ADDRESS);
+            ENQUEUE_COPY_BUFFER = bind(linker, lib, "clEnqueueCopyBuffer", JAVA_INT, ADDRESS, ADDRESS, ADDRESS,
+                    JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS);
             CREATE_PROGRAM_WITH_SOURCE = bind(linker, lib, "clCreateProgramWithSource", ADDRESS, ADDRESS, JAVA_INT,
                     ADDRESS, ADDRESS, ADDRESS);
             BUILD_PROGRAM = bind(linker, lib, "clBuildProgram", JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS,
@@ -327,6 +330,17 @@ public final class Cl {
         try {
             return (int) Bound.ENQUEUE_ND_RANGE_KERNEL.invokeExact(queue, kernel, 1, MemorySegment.NULL, globalSize,
                     localSize, 0, MemorySegment.NULL, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Enqueues a device-to-device copy (no events: the queue is in order). */
+    public static int clEnqueueCopyBuffer(MemorySegment queue, MemorySegment src, MemorySegment dst, long srcOffset,
+            long dstOffset, long size) {
+        try {
+            return (int) Bound.ENQUEUE_COPY_BUFFER.invokeExact(queue, src, dst, srcOffset, dstOffset, size, 0,
+                    MemorySegment.NULL, MemorySegment.NULL);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -108,6 +108,15 @@ public final class ClContext implements AutoCloseable {
         Cl.check(Cl.clEnqueueReadBuffer(queue, mem, offset, dst.byteSize(), dst), "clEnqueueReadBuffer");
     }
 
+    /** Copies {@code bytes} bytes from {@code src} to {@code dst} on the device; blocks until done. */
+    public void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long bytes) {
+        open();
+        if (bytes > 0) {
+            Cl.check(Cl.clEnqueueCopyBuffer(queue, src, dst, srcOffset, dstOffset, bytes), "clEnqueueCopyBuffer");
+            Cl.check(Cl.clFinish(queue), "clFinish");
+        }
+    }
+
     // ---- programs and kernels -------------------------------------------------------------------
 
     /** The text of a kernel source shipped as a resource of this module, e.g. {@code "kernels/page_search.cl"}. */
@@ -209,6 +218,25 @@ public final class ClContext implements AutoCloseable {
         MemorySegment localSize = local == 0 ? MemorySegment.NULL : sizes.asSlice(ValueLayout.JAVA_LONG.byteSize());
         Cl.check(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, localSize), "clEnqueueNDRangeKernel");
         Cl.check(Cl.clFinish(queue), "clFinish");
+    }
+
+    /**
+     * Enqueues {@code kernel} over {@code global} work-items without waiting: the queue is in
+     * order, so the next read (blocking) or {@link #run} sees its results. A failure of an
+     * enqueued kernel surfaces at that next blocking call.
+     */
+    public void enqueue(MemorySegment kernel, long global) {
+        open();
+        if (global <= 0) {
+            return;
+        }
+        sizes.setAtIndex(JAVA_LONG, 0, global);
+        Cl.check(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, MemorySegment.NULL), "clEnqueueNDRangeKernel");
+    }
+
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
     }
 
     /** Device buffers this context holds now (a leak check's figure). */

@@ -1,12 +1,24 @@
-// The GPU B+-tree's read path (Kaczmarek's paper, section 2: pages searched on the device under a
-// host-driven descent). Pages hold PAGE_KEYS sorted keys, the unused tail LONG_MAX; an inner page
-// with m separators has m + 1 children. Long.MAX_VALUE itself never reaches the device: the host
-// keeps it out of band. One work-item a query; the rank is a branch-free binary search.
+// The GPU B+-tree (Kaczmarek's paper, sections 2 and 3: pages searched, filled and split on the
+// device under a host-driven descent). A page holds P sorted keys, the unused tail LONG_MAX; a
+// leaf page has P values beside its keys, an inner page with m separators has P + 1 child ids,
+// children m + 1 .. P repeating child m. Long.MAX_VALUE itself never reaches the device: the host
+// keeps it out of band.
+//
+// The host plans every structural change (which pages grow, which split into how many, which new
+// page ids they get) from the occupancy it keeps, so that it can make room on the device before
+// anything changes; the kernels here only move keys. One work-item a query, a key or a slot:
+// flat index spaces over a batch's jobs instead of one work-group a page, so that a batch of
+// small updates and one large merge keep the device equally busy.
 
-inline int rank_in_page(__global const long *p, int page_keys, long q)
+#define MAXKEY 0x7fffffffffffffffL
+
+// How many of the first len keys of p are <= q (a branch-free binary search).
+inline int rank_le(__global const long *p, int len, long q)
 {
+    if (len == 0) {
+        return 0;
+    }
     int base = 0;
-    int len = page_keys;
     while (len > 1) {
         int step = len >> 1;
         base = p[base + step - 1] <= q ? base + step : base;
@@ -15,48 +27,265 @@ inline int rank_in_page(__global const long *p, int page_keys, long q)
     return base + (p[base] <= q ? 1 : 0);
 }
 
-// Every query starts at the root.
-__kernel void start(__global int *page_of, const int root, const int n)
+// How many of the first len keys of p are < q.
+inline int rank_lt(__global const long *p, int len, long q)
 {
-    int i = get_global_id(0);
-    if (i < n) {
-        page_of[i] = root;
+    if (len == 0) {
+        return 0;
     }
+    int base = 0;
+    while (len > 1) {
+        int step = len >> 1;
+        base = p[base + step - 1] < q ? base + step : base;
+        len -= step;
+    }
+    return base + (p[base] < q ? 1 : 0);
 }
 
-// One inner level for every query: page_of[i] becomes the child whose range holds queries[i].
-__kernel void descend(__global const long *keys,
-                      __global const int *kids,
-                      const int page_keys,
-                      __global int *page_of,
-                      __global const long *queries,
-                      const int n)
+// The job of item i: the last j with starts[j] <= i (starts ascending, starts[0] == 0).
+inline int job_of(__global const int *starts, int jobs, int i)
 {
-    int i = get_global_id(0);
-    if (i >= n) {
-        return;
+    int lo = 0;
+    int hi = jobs - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) >> 1;
+        if (starts[mid] <= i) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
     }
-    int p = page_of[i];
-    int r = rank_in_page(keys + (long) p * page_keys, page_keys, queries[i]);
-    page_of[i] = kids[(long) p * (page_keys + 1) + r];
+    return lo;
 }
 
-// The leaf level: the value of queries[i], or absent.
-__kernel void leaf_get(__global const long *keys,
-                       __global const long *values,
-                       const int page_keys,
-                       __global const int *page_of,
-                       __global const long *queries,
-                       __global long *out,
-                       const long absent,
-                       const int n)
+// ---- the descent ---------------------------------------------------------------------------------
+
+// The whole descent of queries[i] in one launch: the paper launches a kernel a level from the host;
+// one launch for every level costs a launch instead of height + 1, and the path is kept all the
+// same (row 0 the root, row height the leaf), so that an insert that splits pages finds the
+// parents on the way back up. Then the leaf: the value of queries[i] (or absent) into out, and into
+// slot the slot it is in, or -(insertion point) - 1 when it is not there (as Arrays.binarySearch).
+__kernel void descend_lookup(__global const long *inner_keys,
+                             __global const int *kids,
+                             __global const long *keys,
+                             __global const long *values,
+                             const int page_keys,
+                             const int height,
+                             const int root,
+                             __global int *path,
+                             __global const long *queries,
+                             __global long *out,
+                             __global int *slot,
+                             const long absent,
+                             const int n)
 {
     int i = get_global_id(0);
     if (i >= n) {
         return;
     }
     long q = queries[i];
-    long base = (long) page_of[i] * page_keys;
-    int r = rank_in_page(keys + base, page_keys, q);
-    out[i] = r > 0 && keys[base + r - 1] == q ? values[base + r - 1] : absent;
+    int p = root;
+    path[i] = p;
+    for (int row = 0; row < height; row++) {
+        int r = rank_le(inner_keys + (long) p * page_keys, page_keys, q);
+        p = kids[(long) p * (page_keys + 1) + r];
+        path[(long) (row + 1) * n + i] = p;
+    }
+    long base = (long) p * page_keys;
+    int r = rank_le(keys + base, page_keys, q);
+    bool hit = r > 0 && keys[base + r - 1] == q;
+    out[i] = hit ? values[base + r - 1] : absent;
+    slot[i] = hit ? r - 1 : -r - 1;
+}
+
+// The values of the keys that were there are replaced in place (slot >= 0); the new values
+// follow the n queries in their buffer.
+__kernel void leaf_replace(__global long *values,
+                           const int page_keys,
+                           __global const int *path,
+                           const int row,
+                           __global const int *slot,
+                           __global const long *queries,
+                           const int n)
+{
+    int i = get_global_id(0);
+    if (i < n && slot[i] >= 0) {
+        values[(long) path[(long) row * n + i] * page_keys + slot[i]] = queries[n + i];
+    }
+}
+
+// ---- merges: new entries into pages (inserts), entries out of pages (deletes) -------------------
+//
+// A job is one page and a sorted run of entries for it; job j is described by
+// job[JOB * j + ...]: the page, its count, where its run starts in the run arrays and how long it
+// is, then (in the scatter) how many pages its result is spread over and where their ids start.
+// The result of job j lands in scratch at out_start[j] (an exclusive prefix sum of the jobs'
+// result lengths), from where `scatter` copies it into the pages. A batch's tables (jobs, starts,
+// destination pages, gather positions) travel to the device in one int buffer, meta, at the
+// offsets given; its runs in one long buffer, the keys and then, at run_values_at, the values.
+
+#define JOB 6
+#define J_PAGE 0
+#define J_COUNT 1
+#define J_RUN 2
+#define J_RUN_LEN 3
+#define J_PIECES 4
+#define J_DEST 5
+
+// Inserts: item i of job j is old entry r (r < count) or new entry r - count; each lands at its
+// rank in the union (the two sets are disjoint: keys that were there were replaced, not merged).
+// Inner pages merge (separator, right child) pairs: entry r is keys[r] with kids[r + 1].
+__kernel void merge(__global const long *keys,
+                    __global const long *values,
+                    __global const int *kids,
+                    const int inner,
+                    const int page_keys,
+                    __global const int *meta,
+                    const int job_at,
+                    const int in_at,
+                    const int out_at,
+                    const int jobs,
+                    __global const long *run_keys,
+                    const int run_values_at,
+                    __global long *scratch_keys,
+                    __global long *scratch_values,
+                    const int items)
+{
+    int i = get_global_id(0);
+    if (i >= items) {
+        return;
+    }
+    __global const int *in_start = meta + in_at;
+    __global const int *out_start = meta + out_at;
+    __global const long *run_values = run_keys + run_values_at;
+    int j = job_of(in_start, jobs, i);
+    int r = i - in_start[j];
+    __global const int *jb = meta + job_at + JOB * j;
+    long page = jb[J_PAGE];
+    int count = jb[J_COUNT];
+    __global const long *run = run_keys + jb[J_RUN];
+    int run_len = jb[J_RUN_LEN];
+    long k;
+    long v;
+    int at;
+    if (r < count) {
+        k = keys[page * page_keys + r];
+        v = inner ? (long) kids[page * (page_keys + 1) + r + 1] : values[page * page_keys + r];
+        at = r + rank_lt(run, run_len, k);
+    } else {
+        int e = r - count;
+        k = run[e];
+        v = run_values[jb[J_RUN] + e];
+        at = e + rank_lt(keys + page * page_keys, count, k);
+    }
+    scratch_keys[out_start[j] + at] = k;
+    scratch_values[out_start[j] + at] = v;
+}
+
+// Deletes: item i of job j is old entry r of a leaf; unless its key is in the job's run (keys
+// known to be there), it moves down by the number of run keys below it.
+__kernel void compact(__global const long *keys,
+                      __global const long *values,
+                      const int page_keys,
+                      __global const int *meta,
+                      const int job_at,
+                      const int in_at,
+                      const int out_at,
+                      const int jobs,
+                      __global const long *run_keys,
+                      __global long *scratch_keys,
+                      __global long *scratch_values,
+                      const int items)
+{
+    int i = get_global_id(0);
+    if (i >= items) {
+        return;
+    }
+    __global const int *in_start = meta + in_at;
+    __global const int *out_start = meta + out_at;
+    int j = job_of(in_start, jobs, i);
+    int r = i - in_start[j];
+    __global const int *jb = meta + job_at + JOB * j;
+    long page = jb[J_PAGE];
+    __global const long *run = run_keys + jb[J_RUN];
+    int run_len = jb[J_RUN_LEN];
+    long k = keys[page * page_keys + r];
+    int below = rank_lt(run, run_len, k);
+    if (below < run_len && run[below] == k) {
+        return;
+    }
+    scratch_keys[out_start[j] + r - below] = k;
+    scratch_values[out_start[j] + r - below] = values[page * page_keys + r];
+}
+
+// Copies job j's merged result (total = out_start[j + 1] - out_start[j] entries) into its pieces
+// pages, piece t taking entries [t * total / pieces, (t + 1) * total / pieces); item i is one slot
+// of one destination page, and every slot is written, the unused ones as padding. Piece 0 is the
+// job's own page. In an inner page the first entry of pieces 1.. moves up (the host inserts it in
+// the parent) and its child becomes the new page's child 0; piece 0 keeps its child 0.
+__kernel void scatter(__global long *keys,
+                      __global long *values,
+                      __global int *kids,
+                      const int inner,
+                      const int page_keys,
+                      __global const int *meta,
+                      const int job_at,
+                      const int slot_at,
+                      const int out_at,
+                      const int jobs,
+                      const int dest_at,
+                      __global const long *scratch_keys,
+                      __global const long *scratch_values,
+                      const int items)
+{
+    int i = get_global_id(0);
+    if (i >= items) {
+        return;
+    }
+    __global const int *slot_start = meta + slot_at;
+    __global const int *out_start = meta + out_at;
+    __global const int *dest = meta + dest_at;
+    int j = job_of(slot_start, jobs, i);
+    int q = i - slot_start[j];
+    __global const int *jb = meta + job_at + JOB * j;
+    int pieces = jb[J_PIECES];
+    int piece = q / page_keys;
+    int s = q - piece * page_keys;
+    long total = out_start[j + 1] - out_start[j];
+    int from = (int) (piece * total / pieces);
+    int to = (int) ((piece + 1) * total / pieces);
+    long page = dest[jb[J_DEST] + piece];
+    long src = out_start[j];
+    if (!inner) {
+        bool used = s < to - from;
+        keys[page * page_keys + s] = used ? scratch_keys[src + from + s] : MAXKEY;
+        values[page * page_keys + s] = used ? scratch_values[src + from + s] : 0;
+        return;
+    }
+    __global int *k = kids + page * (page_keys + 1);
+    int first = piece == 0 ? from : from + 1;   // pieces 1.. promote their first entry
+    int len = to - first;
+    if (piece > 0 && s == 0) {
+        k[0] = (int) scratch_values[src + from];
+    }
+    if (s < len) {
+        keys[page * page_keys + s] = scratch_keys[src + first + s];
+        k[s + 1] = (int) scratch_values[src + first + s];
+    } else {
+        keys[page * page_keys + s] = MAXKEY;
+        // the last child repeats; with no entries it is child 0 (of piece 0: already in place)
+        long last = len > 0 ? scratch_values[src + to - 1]
+                            : (piece == 0 ? (long) k[0] : scratch_values[src + from]);
+        k[s + 1] = (int) last;
+    }
+}
+
+// out[i] = src[at[i]]: the separators the host inserts one level up.
+__kernel void gather(__global const long *src, __global const int *meta, const int at_at, __global long *out,
+                     const int n)
+{
+    int i = get_global_id(0);
+    if (i < n) {
+        out[i] = src[meta[at_at + i]];
+    }
 }

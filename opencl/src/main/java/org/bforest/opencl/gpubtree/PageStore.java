@@ -1,0 +1,220 @@
+package org.bforest.opencl.gpubtree;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.bforest.opencl.cl.ClContext;
+
+/**
+ * The GPU B+-tree's device memory: the leaf pages (keys and values), the inner pages (separators
+ * and child ids) and per-batch scratch, each one flat buffer indexed by page id, as the paper lays
+ * the tree out as one two-dimensional array. Pages are never moved within a buffer: a buffer grows
+ * by allocating a larger one and copying the old into it on the device, so that if the device is
+ * out of memory the old buffer, and the tree in it, is untouched.
+ *
+ * <p>Not thread-safe: the tree calls it under its device lock.
+ */
+final class PageStore {
+    /** Scratch buffers, by role: reused from batch to batch and grown when a batch needs more. */
+    enum Scratch { QUERIES, PATH, OUT, SLOT, JOBS, RUN_KEYS, MERGED_KEYS, MERGED_VALUES, GATHERED }
+
+    final ClContext cl;
+    final int pageKeys;
+    MemorySegment leafKeys;
+    MemorySegment leafValues;
+    MemorySegment innerKeys;
+    MemorySegment innerKids;
+    int leafCapacity;
+    int innerCapacity;
+    private final MemorySegment[] scratch = new MemorySegment[Scratch.values().length];
+    private final long[] scratchBytes = new long[Scratch.values().length];
+
+    PageStore(ClContext cl, int pageKeys) {
+        this.cl = cl;
+        this.pageKeys = pageKeys;
+    }
+
+    /** Allocates room for this many pages and copies the host image in (inner arrays may be empty). */
+    void upload(long[] lk, long[] lv, int leaves, long[] ik, int[] ic, int inners) {
+        leafCapacity = Math.max(1, leaves);
+        innerCapacity = Math.max(1, inners);
+        leafKeys = cl.buffer(8L * pageKeys * leafCapacity);
+        leafValues = cl.buffer(8L * pageKeys * leafCapacity);
+        innerKeys = cl.buffer(8L * pageKeys * innerCapacity);
+        innerKids = cl.buffer(4L * (pageKeys + 1) * innerCapacity);
+        try (Arena a = Arena.ofConfined()) {
+            if (lk.length > 0) {
+                cl.write(leafKeys, 0, a.allocateFrom(JAVA_LONG, lk));
+                cl.write(leafValues, 0, a.allocateFrom(JAVA_LONG, lv));
+            }
+            if (ik.length > 0) {
+                cl.write(innerKeys, 0, a.allocateFrom(JAVA_LONG, ik));
+                cl.write(innerKids, 0, a.allocateFrom(JAVA_INT, ic));
+            }
+        }
+    }
+
+    /**
+     * Makes room for {@code leaves} leaf and {@code inners} inner pages, growing by half again
+     * at least. Either everything needed is allocated or nothing changes (an
+     * {@link org.bforest.opencl.OpenClException} when the device is out of memory).
+     */
+    void ensure(int leaves, int inners) {
+        MemorySegment nlk = null;
+        MemorySegment nlv = null;
+        MemorySegment nik = null;
+        MemorySegment nic = null;
+        int newLeafCap = leafCapacity;
+        int newInnerCap = innerCapacity;
+        try {
+            if (leaves > leafCapacity) {
+                newLeafCap = grown(leafCapacity, leaves);
+                nlk = cl.buffer(8L * pageKeys * newLeafCap);
+                nlv = cl.buffer(8L * pageKeys * newLeafCap);
+            }
+            if (inners > innerCapacity) {
+                newInnerCap = grown(innerCapacity, inners);
+                nik = cl.buffer(8L * pageKeys * newInnerCap);
+                nic = cl.buffer(4L * (pageKeys + 1) * newInnerCap);
+            }
+        } catch (RuntimeException e) {
+            for (MemorySegment m : new MemorySegment[] {nlk, nlv, nik, nic}) {
+                if (m != null) {
+                    cl.release(m);
+                }
+            }
+            throw e;
+        }
+        if (nlk != null) {
+            cl.copy(leafKeys, 0, nlk, 0, 8L * pageKeys * leafCapacity);
+            cl.copy(leafValues, 0, nlv, 0, 8L * pageKeys * leafCapacity);
+            cl.release(leafKeys);
+            cl.release(leafValues);
+            leafKeys = nlk;
+            leafValues = nlv;
+            leafCapacity = newLeafCap;
+        }
+        if (nik != null) {
+            cl.copy(innerKeys, 0, nik, 0, 8L * pageKeys * innerCapacity);
+            cl.copy(innerKids, 0, nic, 0, 4L * (pageKeys + 1) * innerCapacity);
+            cl.release(innerKeys);
+            cl.release(innerKids);
+            innerKeys = nik;
+            innerKids = nic;
+            innerCapacity = newInnerCap;
+        }
+    }
+
+    private static int grown(int capacity, int need) {
+        long g = Math.max(need, capacity + (capacity >> 1) + 1L);
+        return (int) Math.min(g, Integer.MAX_VALUE - 8);
+    }
+
+    /** A scratch buffer of at least {@code bytes} bytes for {@code role}; its content is undefined. */
+    MemorySegment scratch(Scratch role, long bytes) {
+        int r = role.ordinal();
+        bytes = Math.max(bytes, 64);
+        if (scratchBytes[r] < bytes) {
+            long want = Math.max(bytes, scratchBytes[r] + (scratchBytes[r] >> 1));
+            MemorySegment fresh = cl.buffer(want);
+            if (scratch[r] != null) {
+                cl.release(scratch[r]);
+            }
+            scratch[r] = fresh;
+            scratchBytes[r] = want;
+        }
+        return scratch[r];
+    }
+
+    /** Device bytes held: pages at capacity and scratch. */
+    long bytes() {
+        long b = 16L * pageKeys * leafCapacity + (8L * pageKeys + 4L * (pageKeys + 1)) * innerCapacity;
+        for (long s : scratchBytes) {
+            b += s;
+        }
+        return b;
+    }
+
+    /** Writes host ints to a device buffer. */
+    void writeInts(MemorySegment dst, int[] src, int n) {
+        if (n == 0) {
+            return;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment h = a.allocate(JAVA_INT, n);
+            MemorySegment.copy(src, 0, h, JAVA_INT, 0, n);
+            cl.write(dst, 0, h);
+        }
+    }
+
+    /** Writes one int at int index {@code at} of a device buffer. */
+    void writeInt(MemorySegment dst, long at, int value) {
+        try (Arena a = Arena.ofConfined()) {
+            cl.write(dst, 4L * at, a.allocateFrom(JAVA_INT, value));
+        }
+    }
+
+    /** Releases the pages and the scratch (for a tree that starts over). */
+    void release() {
+        for (MemorySegment m : new MemorySegment[] {leafKeys, leafValues, innerKeys, innerKids}) {
+            if (m != null) {
+                cl.release(m);
+            }
+        }
+        leafKeys = leafValues = innerKeys = innerKids = null;
+        leafCapacity = innerCapacity = 0;
+        for (int r = 0; r < scratch.length; r++) {
+            if (scratch[r] != null) {
+                cl.release(scratch[r]);
+                scratch[r] = null;
+                scratchBytes[r] = 0;
+            }
+        }
+    }
+
+    /**
+     * Writes {@code n} longs of {@code a} and then {@code m} of {@code b} (may be null) to a device
+     * buffer at long index {@code at}: one transfer.
+     */
+    void writeLongs(MemorySegment dst, long at, long[] a, int aFrom, int n, long[] b, int bFrom, int m) {
+        if (n + m == 0) {
+            return;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment h = arena.allocate(JAVA_LONG, n + (b == null ? 0 : m));
+            MemorySegment.copy(a, aFrom, h, JAVA_LONG, 0, n);
+            if (b != null) {
+                MemorySegment.copy(b, bFrom, h, JAVA_LONG, 8L * n, m);
+            }
+            cl.write(dst, 8L * at, h);
+        }
+    }
+
+    /** Reads {@code n} ints at int index {@code at} of a device buffer. */
+    int[] readInts(MemorySegment src, long at, int n) {
+        int[] out = new int[n];
+        if (n == 0) {
+            return out;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment h = a.allocate(JAVA_INT, n);
+            cl.read(src, 4L * at, h);
+            MemorySegment.copy(h, JAVA_INT, 0, out, 0, n);
+        }
+        return out;
+    }
+
+    /** Reads {@code n} longs at long index {@code at} of a device buffer into {@code out} from {@code to}. */
+    void readLongs(MemorySegment src, long at, long[] out, int to, int n) {
+        if (n == 0) {
+            return;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment h = a.allocate(JAVA_LONG, n);
+            cl.read(src, 8L * at, h);
+            MemorySegment.copy(h, JAVA_LONG, 0, out, to, n);
+        }
+    }
+}
