@@ -10,6 +10,7 @@
 @SuppressWarnings("requires-automatic") // fastutil and JMH have no module descriptor
 module org.bforest.bench {
     requires org.bforest;
+    requires org.bforest.opencl;
     requires it.unimi.dsi.fastutil;
     requires jmh.core;
     // The kernel micro-benchmarks' own SIMD searches; every JVM that runs the bench adds the module.

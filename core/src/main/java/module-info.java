@@ -21,4 +21,6 @@ module org.bforest {
     exports org.bforest.kernel to org.bforest.bench, org.bforest.opencl;
     exports org.bforest.storage to org.bforest.bench, org.bforest.opencl;
     exports org.bforest.util to org.bforest.bench, org.bforest.opencl;
+    // The BS-tree's inner levels over the hybrid tree's device leaves (SharedInnerLevels alone is public there).
+    exports org.bforest.bstree to org.bforest.opencl;
 }

@@ -47,13 +47,16 @@ class ModuleBoundaryTest {
                 .collect(Collectors.toCollection(TreeSet::new));
         assertEquals(Set.of("org.bforest"), open, "packages exported to everyone");
         for (ModuleDescriptor.Exports e : d.exports()) {
-            if (e.isQualified()) {
+            if (e.isQualified() && !e.source().equals("org.bforest.bstree")) {
                 assertEquals(Set.of("org.bforest.bench", "org.bforest.opencl"), e.targets(),
                         e.source() + " is exported to the project's own modules only");
             }
         }
-        for (String trees : List.of("org.bforest.bstree", "org.bforest.bplus", "org.bforest.bminus",
-                "org.bforest.csb")) {
+        // The hybrid tree (opencl) runs the BS-tree's inner levels: bstree goes to that module
+        // alone, where its only public type is the narrow door to them.
+        assertTrue(d.exports().stream().filter(e -> e.source().equals("org.bforest.bstree"))
+                .allMatch(e -> e.targets().equals(Set.of("org.bforest.opencl"))), "org.bforest.bstree goes to opencl only");
+        for (String trees : List.of("org.bforest.bplus", "org.bforest.bminus", "org.bforest.csb")) {
             assertTrue(d.exports().stream().noneMatch(e -> e.source().equals(trees)),
                     "the trees' package " + trees + " is exported to nobody");
         }
@@ -80,6 +83,15 @@ class ModuleBoundaryTest {
                     || c.getPackageName().contains("bminus") || c.getPackageName().contains("csb"), c + " is API");
         }
         assertEquals(List.of(), leaks, "internal types in public API signatures");
+    }
+
+    @Test
+    void theBsTreesPackageHasOnePublicTypeTheSharedInnerLevels() throws Exception {
+        for (String name : List.of("BSTree", "CBSTree", "GappedTree", "InnerLevels", "Slots", "TreeChecker")) {
+            assertFalse(Modifier.isPublic(Class.forName("org.bforest.bstree." + name).getModifiers()), name);
+        }
+        Class<?> shared = Class.forName("org.bforest.bstree.SharedInnerLevels");
+        assertTrue(Modifier.isPublic(shared.getModifiers()) && Modifier.isFinal(shared.getModifiers()));
     }
 
     @Test

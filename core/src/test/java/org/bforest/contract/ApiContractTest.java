@@ -103,7 +103,7 @@ class ApiContractTest {
     void rangesWithEveryBoundFlavourAgreeWithTreeMap(Impl impl) {
         Loaded l = load(impl, 3_000, 11);
         SplittableRandom r = new SplittableRandom(12);
-        long[] p = probes(l.model(), 4_000, r);
+        long[] p = probes(l.model(), TestSubjects.scaled(4_000, 400), r);
         for (int i = 0; i + 1 < p.length; i += 2) {
             long from = p[i];
             long to = r.nextInt(3) == 0 ? p[i + 1] : from + r.nextLong(0, 1L << 20);
@@ -212,7 +212,7 @@ class ApiContractTest {
      */
     @ForEachImplementation
     void readsFromManyThreadsAtOnce(Impl impl) throws Exception {
-        Loaded l = load(impl, 50_000, 51);
+        Loaded l = load(impl, TestSubjects.scaled(50_000, 5_000), 51);
         LongIndex index = l.index();
         TreeMap<Long, Long> model = l.model();
         int threads = 4;
@@ -224,7 +224,7 @@ class ApiContractTest {
                 done.add(pool.submit(() -> {
                     SplittableRandom r = new SplittableRandom(seed);
                     long[] out = new long[64];
-                    for (int round = 0; round < 300; round++) {
+                    for (int round = 0; round < TestSubjects.scaled(300, 10); round++) {
                         long[] p = probes(model, 64, r);
                         index.getAll(p, out, -9);
                         for (int i = 0; i < p.length; i++) {
@@ -285,11 +285,11 @@ class ApiContractTest {
      */
     @ForEachImplementation
     void manySmallTreesGrowAndDrainInRandomOrders(Impl impl) {
-        for (int seed = 0; seed < 240; seed++) {
+        for (int seed = 0; seed < TestSubjects.scaled(240, 12); seed++) {
             SplittableRandom r = new SplittableRandom(seed);
             LongIndex index = impl.empty().get();
             TreeMap<Long, Long> model = new TreeMap<>();
-            int n = 200 + r.nextInt(3_000);
+            int n = TestSubjects.scaled(200 + r.nextInt(3_000), 60);
             long spread = 1L << r.nextInt(1, 40);
             int order = seed % 3; // random, ascending or descending inserts
             for (int i = 0; i < n; i++) {

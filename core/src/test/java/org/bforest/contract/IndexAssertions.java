@@ -309,6 +309,7 @@ public final class IndexAssertions {
      * of them picked at random) plus the extremes, -1, 0 and 1.
      */
     public static long[] probes(NavigableMap<Long, Long> expected, int max, long seed) {
+        max = TestSubjects.scaled(max, 50);   // a device structure's kit samples fewer keys
         long[] keys = expected.keySet().stream().mapToLong(Long::longValue).toArray();
         if (keys.length > max) {
             SplittableRandom random = new SplittableRandom(seed);

@@ -61,8 +61,9 @@ class LongIndexContractTest {
         2305, 3263, 3264, 3265, 27647, 27648, 27649, 36863, 36864, 36865};
 
     /**
-     * The largest grow-and-shrink size to run ({@code -Dbforest.kit.maxSize}, default all): core's
-     * reruns at other vector widths stop at 5,000 keys; the default run covers the larger sizes.
+     * The largest grow-and-shrink and bulk-load size to run ({@code -Dbforest.kit.maxSize}, default
+     * all): core's reruns at other vector widths and the OpenCL module's kit stop at 5,000 keys;
+     * core's default run covers the larger sizes.
      */
     private static final int MAX_SIZE = Integer.getInteger("bforest.kit.maxSize", Integer.MAX_VALUE);
 
@@ -73,7 +74,10 @@ class LongIndexContractTest {
 
     static Stream<Arguments> implementationsAndBulkSizes() {
         return TestSubjects.implementations().stream()
-                .flatMap(impl -> Arrays.stream(BULK_SIZES).mapToObj(n -> Arguments.of(impl, n)));
+                .flatMap(impl -> Arrays.stream(BULK_SIZES).filter(n -> n <= MAX_SIZE)
+                        // a scaled kit takes each boundary's size just above it (and 0, 1, 2)
+                        .filter(n -> TestSubjects.KIT_SCALE >= 1 || n <= 2 || n % 2 == 1 && n % 3 != 0)
+                        .mapToObj(n -> Arguments.of(impl, n)));
     }
 
     // ---- helpers ---------------------------------------------------------------------------------
@@ -862,7 +866,8 @@ class LongIndexContractTest {
     void rangeVisitReportsEntriesInOrderWithTheirValues(Impl impl) {
         NavigableMap<Long, Long> expected = new TreeMap<>();
         LongIndex index = impl.empty().get();
-        putAll(index, expected, TestKeys.inOrder(TestKeys.mixed(20_000, 8), Order.RANDOM, 9), 3, "filling");
+        putAll(index, expected, TestKeys.inOrder(TestKeys.mixed(TestSubjects.scaled(20_000, 2_000), 8), Order.RANDOM, 9), 3,
+                "filling");
         long[] count = {0};
         long[] last = {MIN};
         boolean[] first = {true};
@@ -880,7 +885,7 @@ class LongIndexContractTest {
         assertEquals(count[0], returned, "rangeVisit returns the number visited");
         SplittableRandom random = new SplittableRandom(10);
         long[] keys = expected.keySet().stream().mapToLong(Long::longValue).toArray();
-        for (int i = 0; i < 3000; i++) {
+        for (int i = 0; i < TestSubjects.scaled(3000, 300); i++) {
             int a = random.nextInt(keys.length);
             int span = random.nextInt(10) == 0 ? random.nextInt(keys.length) : random.nextInt(40);
             long from = keys[a] + random.nextInt(3) - 1;
@@ -890,7 +895,7 @@ class LongIndexContractTest {
                 from = to;
                 to = t;
             }
-            assertRange(index, expected, from, to, "20000 keys");
+            assertRange(index, expected, from, to, keys.length + " keys");
         }
     }
 
@@ -906,7 +911,8 @@ class LongIndexContractTest {
         long[] keys = TestKeys.inOrder(TestKeys.mixed(100_000, 11), Order.RANDOM, 12);
         long previous = one;
         int done = 0;
-        for (int target : new int[] {1_000, 10_000, 100_000}) {
+        for (int target : new int[] {TestSubjects.scaled(1_000, 100), TestSubjects.scaled(10_000, 1_000),
+                TestSubjects.scaled(100_000, 10_000)}) {
             for (; done < target; done++) {
                 index.put(keys[done], done);
             }
@@ -1091,7 +1097,8 @@ class LongIndexContractTest {
     void growAndShrinkInEveryOrder(Impl impl, int n) {
         // Every pair of insert and delete order on mixed keys, and each insert order once on
         // consecutive keys; the largest size pairs each insert order with one delete order only.
-        boolean huge = n > 100_000;
+        // A scaled kit (-Dbforest.kit.scale < 1: device structures) pairs each order with one other.
+        boolean huge = n > 100_000 || TestSubjects.KIT_SCALE < 1;
         for (boolean dense : new boolean[] {false, true}) {
             long[] sorted = dense ? TestKeys.dense(n, -(n / 2)) : TestKeys.mixed(n, n);
             for (Order insertOrder : Order.values()) {

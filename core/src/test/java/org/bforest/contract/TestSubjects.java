@@ -22,7 +22,19 @@ public final class TestSubjects {
      */
     public static final String KERNEL_ONLY_PROPERTY = "bforest.kit.kernelOnly";
 
+    /**
+     * {@code -Dbforest.kit.scale}: a factor on the loop counts of the kit's heaviest tests
+     * (default 1). A module whose structures pay a device round trip for every single operation
+     * (the OpenCL trees) runs the kit at a fraction of the size; every test still runs.
+     */
+    public static final double KIT_SCALE = Double.parseDouble(System.getProperty("bforest.kit.scale", "1"));
+
     private TestSubjects() {
+    }
+
+    /** {@code n} times {@link #KIT_SCALE}, at least {@code min}. */
+    public static int scaled(int n, int min) {
+        return Math.max(min, (int) (n * KIT_SCALE));
     }
 
     /** The implementations to test, in the order of {@link Implementations#all()}. */

@@ -45,13 +45,20 @@ public final class Implementations {
     /** The registered implementations, registry by registry in class-path order; names are unique. */
     public static List<Impl> all() {
         List<Impl> all = new ArrayList<>();
+        List<String> unavailable = new ArrayList<>();
         for (StructureRegistry r : ServiceLoader.load(StructureRegistry.class)) {
+            if (r.unavailable() != null) {
+                unavailable.add(r.unavailable());
+            }
             for (Impl impl : r.structures()) {
                 if (all.stream().anyMatch(i -> i.name().equals(impl.name()))) {
                     throw new IllegalStateException("two structures are registered as " + impl.name());
                 }
                 all.add(impl);
             }
+        }
+        if (all.isEmpty() && !unavailable.isEmpty()) {
+            throw new org.opentest4j.TestAbortedException("no structure to test here: " + String.join("; ", unavailable));
         }
         if (all.isEmpty()) {
             throw new IllegalStateException("no StructureRegistry found: a module registers its structures in "

@@ -10,4 +10,13 @@ import java.util.List;
  */
 public interface StructureRegistry {
     List<Implementations.Impl> structures();
+
+    /**
+     * Why this registry lists nothing on this machine (its structures need something that is not
+     * there, such as an OpenCL platform), or null. When every registry lists nothing, the kit's
+     * tests are skipped with these reasons instead of failing.
+     */
+    default String unavailable() {
+        return null;
+    }
 }

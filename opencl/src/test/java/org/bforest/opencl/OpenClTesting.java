@@ -37,6 +37,11 @@ public final class OpenClTesting {
         return device().handle();
     }
 
+    /** A device's driver handle, for the module's internal classes' tests. */
+    public static org.bforest.opencl.cl.ClDevice handle(OpenClDevice d) {
+        return d.handle();
+    }
+
     private static OpenClDevice unavailable(String why) {
         if (required()) {
             Assertions.fail("OpenCL is required here (-Dbforest.opencl.required=true) but " + why);

@@ -45,7 +45,12 @@ public final class OptionsParser {
                                  allocated at full size), csb1 and csb4 (csb with nodes of one
                                  and four lines), bstree-olc (the concurrent BS-tree,
                                  Indexes.concurrentBsTree: optimistic lock coupling,
-                                 thread-safe); or 'all' (the default)
+                                 thread-safe), gpu-btree (the GPU B+-tree on OpenCL) and
+                                 hybrid (BS-tree inner levels on the CPU, leaf pages on
+                                 the device), which run every operation in batches (--batch)
+                                 and need an OpenCL device (PoCL on a CPU: ./bforest bench
+                                 installs it when they are named and it runs as root); or
+                                 'all' (the default: every structure but the OpenCL ones)
               --dataset LIST     comma list of: uniform (splitmix64, seed 1), dense (small random
                                  gaps, seed 2), lognormal (seed 3), u32 (32-bit keys uniform in
                                  [0, 2^30), seed 3, as the B- tree article's), or the path of a
@@ -83,7 +88,10 @@ public final class OptionsParser {
                                  in every mode
               --batch N          also run workload A through LongIndex.getAll, N keys a call
                                  (N >= 1; off by default), as a workload of its own named
-                                 A/bN; the peers without a batched call loop over get
+                                 A/bN; the peers without a batched call loop over get. The
+                                 OpenCL structures hand every workload to the device N
+                                 operations a call (default 1M on a GPU, 64K on a CPU
+                                 emulation)
               --threads T        threads running each workload (default 1; a comma list runs each).
                                  With T > 1 the structures that are not thread-safe are skipped
                                  with a note (all but bstree-olc and skiplist); the operations are split
@@ -134,7 +142,7 @@ public final class OptionsParser {
             """;
 
     public static Options parse(String... args) {
-        List<Structure> structures = List.of(Structure.values());
+        List<Structure> structures = Structure.onTheCpu();
         List<String> datasets = List.of("uniform", "dense");
         List<Long> keys = null;
         Long ops = null;
@@ -276,7 +284,7 @@ public final class OptionsParser {
         List<Structure> out = new ArrayList<>();
         for (String s : list("--structures", value)) {
             if (s.equalsIgnoreCase("all")) {
-                out.addAll(Arrays.asList(Structure.values()));
+                out.addAll(Structure.onTheCpu());
             } else {
                 out.add(Structure.parse(s));
             }

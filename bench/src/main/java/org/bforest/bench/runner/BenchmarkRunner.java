@@ -15,6 +15,7 @@ import org.bforest.bench.cli.Options;
 import org.bforest.bench.datasets.Dataset;
 import org.bforest.bench.datasets.Datasets;
 import org.bforest.bench.structures.BatchBuffers;
+import org.bforest.bench.structures.DeviceBatchAdapter;
 import org.bforest.bench.structures.IndexAdapter;
 import org.bforest.bench.structures.Structure;
 import org.bforest.bench.structures.Values;
@@ -78,6 +79,7 @@ public final class BenchmarkRunner {
         if (HeapMeter.explicitGcDisabled()) {
             notes.add("-XX:+DisableExplicitGC is set: the heap-after-GC memory figures are unreliable");
         }
+        DeviceBatchAdapter.useBatch(options.batch());
         int cells = options.workloads().size() * options.threads().size();
         if (options.batch() > 0 && options.workloads().contains(Workload.A) && options.threads().contains(1)) {
             cells++;
@@ -243,6 +245,7 @@ public final class BenchmarkRunner {
                 + (timed ? " rep " + (r - options.warmups() + 1) + "/"
                 + options.reps() : " warm-up " + (r + 1) + "/" + options.warmups()));
         boolean building = true;
+        IndexAdapter a = null;
         try {
             progress.phase("build");
             boolean measure = !memory.containsKey(s);
@@ -252,7 +255,7 @@ public final class BenchmarkRunner {
             if (!measure && !measureAfter) {
                 HeapMeter.collect();
             }
-            IndexAdapter a = s.newAdapter();
+            a = s.newAdapter();
             if (stabilized != null && !s.updatable()) {
                 throw new UnsupportedOperationException("read-only: --build stabilized grows the structure by inserts");
             }
@@ -320,6 +323,10 @@ public final class BenchmarkRunner {
             notes.add(who + " failed on " + on(d) + " workload " + where + ": " + what(e)
                     + (trace.length > 0 ? " at " + trace[0] : ""));
             advance(steps - r);
+        } finally {
+            if (a != null) {
+                a.release();   // device memory goes back now, not when the collector gets to it
+            }
         }
     }
 
@@ -365,8 +372,9 @@ public final class BenchmarkRunner {
     /** Applies {@code [from, to)} in chunks, reporting progress between them when asked. */
     private long runChunks(IndexAdapter a, Operations ops, int from, int to, boolean report) {
         long sum = 0;
-        for (int i = from; i < to; i += CHUNK) {
-            int end = Math.min(to, i + CHUNK);
+        int chunk = Math.max(CHUNK, a.preferredChunk());
+        for (int i = from; i < to; i += chunk) {
+            int end = Math.min(to, i + chunk);
             sum += a.run(ops, i, end);
             if (report) {
                 progress.work(end - from, to - from);

@@ -39,6 +39,18 @@ public interface IndexAdapter {
         return run(ops, from, to);
     }
 
+    /**
+     * Operations the runner should hand {@link #run} at once, at least (a device structure wants
+     * its whole batch); 0 for the runner's own chunk.
+     */
+    default int preferredChunk() {
+        return 0;
+    }
+
+    /** Releases what the structure holds outside the heap (device memory); the runner calls it after each repetition. */
+    default void release() {
+    }
+
     /** The number of keys now held. */
     long size();
 

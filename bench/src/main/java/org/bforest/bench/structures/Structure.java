@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.bforest.CsbVariant;
 import org.bforest.Indexes;
+import org.bforest.opencl.OpenClIndexes;
 
 /**
  * The structures the benchmark knows (the shape of caffeine's {@code CacheType}): a name for
@@ -73,6 +74,18 @@ public enum Structure {
     BSTREE_SET("bstree-set", "bforest key-only BS-tree (Indexes.bsTreeKeyOnly): keys only, no value storage, as the"
             + " papers measure the tree; lookups are containsKey", "bulk load Indexes.bsTreeKeyOnly(sortedKeys)",
             "its own memoryBytes()", false, true, KeyOnlyAdapter::new, -1),
+    GPU_BTREE("gpu-btree", "bforest GPU B+-tree on OpenCL (OpenClIndexes.gpuBTree, Kaczmarek's paper): pages of 2048"
+            + " keys on the device, searched, merged into and split by kernels; every operation in a batch (--batch)",
+            "bulk load OpenClIndexes.gpuBTree(device, 2048, sortedKeys, values): full leaves",
+            "its own memoryBytes() (device memory)", false, true,
+            () -> new DeviceBatchAdapter((d, kv) -> OpenClIndexes.gpuBTree(d, OpenClIndexes.DEFAULT_PAGE_KEYS, kv[0],
+                    kv[1])), -1),
+    HYBRID("hybrid", "bforest hybrid tree on OpenCL (OpenClIndexes.hybridTree, the paper's future work): the BS-tree's"
+            + " inner levels on the CPU, leaf pages of 2048 keys on the device; every operation in a batch (--batch)",
+            "bulk load OpenClIndexes.hybridTree(device, 2048, sortedKeys, values): full leaves",
+            "its own memoryBytes() (device leaves, CPU inner levels)", false, true,
+            () -> new DeviceBatchAdapter((d, kv) -> OpenClIndexes.hybridTree(d, OpenClIndexes.DEFAULT_PAGE_KEYS,
+                    kv[0], kv[1])), -1),
     SORTED_ARRAY("sorted-array", "sorted long[] keys + long[] values, Arrays.binarySearch",
             "copy of the sorted keys and values", "exact: two long[]", false, false, SortedArrayAdapter::new, 16);
 
@@ -132,6 +145,22 @@ public enum Structure {
      */
     public int roughBytesPerKey() {
         return roughBytesPerKey;
+    }
+
+    /** Whether it runs on an OpenCL device (named explicitly: 'all' and the default leave it out). */
+    public boolean onDevice() {
+        return this == GPU_BTREE || this == HYBRID;
+    }
+
+    /** Every structure but the OpenCL ones: what 'all' and the default mean. */
+    public static List<Structure> onTheCpu() {
+        List<Structure> cpu = new ArrayList<>();
+        for (Structure s : values()) {
+            if (!s.onDevice()) {
+                cpu.add(s);
+            }
+        }
+        return List.copyOf(cpu);
     }
 
     public IndexAdapter newAdapter() {

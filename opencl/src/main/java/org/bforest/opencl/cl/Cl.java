@@ -244,9 +244,19 @@ public final class Cl {
     /** A blocking write of {@code size} bytes from host memory {@code src} at byte {@code offset} of {@code mem}. */
     public static int clEnqueueWriteBuffer(MemorySegment queue, MemorySegment mem, long offset, long size,
             MemorySegment src) {
+        return clEnqueueWriteBuffer(queue, mem, true, offset, size, src);
+    }
+
+    /**
+     * A write of host memory {@code src} to byte {@code offset} of {@code mem}; unless
+     * {@code blocking}, it returns at once and {@code src} must stay valid until the queue has
+     * passed the write (a later blocking call on the in-order queue).
+     */
+    public static int clEnqueueWriteBuffer(MemorySegment queue, MemorySegment mem, boolean blocking, long offset,
+            long size, MemorySegment src) {
         try {
-            return (int) Bound.ENQUEUE_WRITE_BUFFER.invokeExact(queue, mem, CL_TRUE, offset, size, src, 0,
-                    MemorySegment.NULL, MemorySegment.NULL);
+            return (int) Bound.ENQUEUE_WRITE_BUFFER.invokeExact(queue, mem, blocking ? CL_TRUE : 0, offset, size, src,
+                    0, MemorySegment.NULL, MemorySegment.NULL);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -11,6 +11,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Set;
 import java.util.List;
 import org.bforest.opencl.OpenClException;
 
@@ -18,7 +23,9 @@ import org.bforest.opencl.OpenClException;
  * A context and an in-order command queue on one device, and everything created in it: buffers,
  * programs, kernels. {@link #close()} releases all of them (kernels first, the context last);
  * using the context afterwards is an {@link IllegalStateException}. Not thread-safe: one owner
- * (an index) drives it.
+ * drives it, or, for the {@linkplain #shared shared} context of a device, whoever holds its
+ * monitor (creating and releasing buffers and kernels synchronise by themselves, so that a
+ * {@link java.lang.ref.Cleaner} may release them).
  *
  * <p>Host-side staging memory for transfers comes from the caller (a {@link MemorySegment}); the
  * transfers here are blocking, so a segment may be reused as soon as a call returns.
@@ -27,15 +34,17 @@ public final class ClContext implements AutoCloseable {
     private final ClDevice device;
     private final MemorySegment context;
     private final MemorySegment queue;
-    private final List<MemorySegment> buffers = new ArrayList<>();
+    private final Set<MemorySegment> buffers = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<MemorySegment> programs = new ArrayList<>();
-    private final List<MemorySegment> kernels = new ArrayList<>();
+    private final Set<MemorySegment> kernels = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Small scratch for arguments and status words, one owner, so one arena for the context's life. */
     private final Arena arena = Arena.ofShared();
     private final MemorySegment errcode = arena.allocate(JAVA_INT);
     private final MemorySegment argSlot = arena.allocate(JAVA_LONG);
     private final MemorySegment sizes = arena.allocate(JAVA_LONG, 2);
     private boolean closed;
+    private final Map<String, MemorySegment> built = new HashMap<>();
+    private static final Map<Long, ClContext> SHARED = new HashMap<>();
 
     public ClContext(ClDevice device) {
         this.device = device;
@@ -60,6 +69,41 @@ public final class ClContext implements AutoCloseable {
         queue = q;
     }
 
+    /**
+     * The process-wide context of {@code device}, created on first use and never closed: the
+     * structures on one device share it (and its built programs), each tracking what it creates
+     * in a {@link ClScope}. Callers synchronise on it to use its queue.
+     */
+    public static ClContext shared(ClDevice device) {
+        synchronized (SHARED) {
+            ClContext c = SHARED.get(device.id().address());
+            if (c == null) {
+                c = new ClContext(device);
+                SHARED.put(device.id().address(), c);
+            }
+            return c;
+        }
+    }
+
+    /** {@link #program} built once per source and options in this context, then reused. */
+    public synchronized MemorySegment cachedProgram(String source, String options) {
+        String key = options + "\u0000" + source;
+        MemorySegment p = built.get(key);
+        if (p == null) {
+            p = program(source, options);
+            built.put(key, p);
+        }
+        return p;
+    }
+
+    /** Releases a kernel this context created. */
+    public synchronized void releaseKernel(MemorySegment kernel) {
+        open();
+        if (kernels.remove(kernel)) {
+            Cl.check(Cl.clReleaseKernel(kernel), "clReleaseKernel");
+        }
+    }
+
     public ClDevice device() {
         return device;
     }
@@ -73,7 +117,7 @@ public final class ClContext implements AutoCloseable {
     // ---- buffers --------------------------------------------------------------------------------
 
     /** A device buffer of {@code bytes} bytes, read and written by kernels. */
-    public MemorySegment buffer(long bytes) {
+    public synchronized MemorySegment buffer(long bytes) {
         open();
         if (bytes <= 0) {
             throw new IllegalArgumentException("a buffer needs at least one byte, got " + bytes);
@@ -89,7 +133,7 @@ public final class ClContext implements AutoCloseable {
     }
 
     /** Releases a buffer this context created. */
-    public void release(MemorySegment mem) {
+    public synchronized void release(MemorySegment mem) {
         open();
         if (buffers.remove(mem)) {
             Cl.check(Cl.clReleaseMemObject(mem), "clReleaseMemObject");
@@ -100,6 +144,15 @@ public final class ClContext implements AutoCloseable {
     public void write(MemorySegment mem, long offset, MemorySegment src) {
         open();
         Cl.check(Cl.clEnqueueWriteBuffer(queue, mem, offset, src.byteSize(), src), "clEnqueueWriteBuffer");
+    }
+
+    /**
+     * Enqueues a copy of {@code src} (host memory) to byte {@code offset} of {@code mem} and
+     * returns at once: {@code src} must stay valid until a later blocking call on this context.
+     */
+    public void writeAsync(MemorySegment mem, long offset, MemorySegment src) {
+        open();
+        Cl.check(Cl.clEnqueueWriteBuffer(queue, mem, false, offset, src.byteSize(), src), "clEnqueueWriteBuffer");
     }
 
     /** Copies {@code dst.byteSize()} bytes at byte {@code offset} of {@code mem} to {@code dst}; blocks until done. */
@@ -173,7 +226,7 @@ public final class ClContext implements AutoCloseable {
     }
 
     /** Kernel {@code name} of a built program. */
-    public MemorySegment kernel(MemorySegment program, String name) {
+    public synchronized MemorySegment kernel(MemorySegment program, String name) {
         open();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment kernel = Cl.clCreateKernel(program, a.allocateFrom(name), errcode);
@@ -232,6 +285,12 @@ public final class ClContext implements AutoCloseable {
         }
         sizes.setAtIndex(JAVA_LONG, 0, global);
         Cl.check(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, MemorySegment.NULL), "clEnqueueNDRangeKernel");
+    }
+
+    /** Waits until the queue has run everything enqueued. */
+    public void finish() {
+        open();
+        Cl.check(Cl.clFinish(queue), "clFinish");
     }
 
     /** Whether {@link #close()} was called. */

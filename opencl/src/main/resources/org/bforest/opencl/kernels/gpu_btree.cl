@@ -58,13 +58,26 @@ inline int job_of(__global const int *starts, int jobs, int i)
     return lo;
 }
 
+// Query i's answer in leaf page p: value, slot (or -(insertion point) - 1) and page into out.
+inline void leaf_lookup(__global const long *keys, __global const long *values, int page_keys, int p, long q,
+                        __global long *out, long absent, int n, int i)
+{
+    long base = (long) p * page_keys;
+    int r = rank_le(keys + base, page_keys, q);
+    bool hit = r > 0 && keys[base + r - 1] == q;
+    out[i] = hit ? values[base + r - 1] : absent;
+    out[n + i] = hit ? r - 1 : -r - 1;
+    out[2L * n + i] = p;
+}
+
 // ---- the descent ---------------------------------------------------------------------------------
 
 // The whole descent of queries[i] in one launch: the paper launches a kernel a level from the host;
 // one launch for every level costs a launch instead of height + 1, and the path is kept all the
 // same (row 0 the root, row height the leaf), so that an insert that splits pages finds the
-// parents on the way back up. Then the leaf: the value of queries[i] (or absent) into out, and into
-// slot the slot it is in, or -(insertion point) - 1 when it is not there (as Arrays.binarySearch).
+// parents on the way back up. Then the leaf: out[i] is the value of queries[i] (or absent),
+// out[n + i] the slot it is in, or -(insertion point) - 1 when it is not there (as
+// Arrays.binarySearch), out[2n + i] its leaf page: one transfer brings all three back.
 __kernel void descend_lookup(__global const long *inner_keys,
                              __global const int *kids,
                              __global const long *keys,
@@ -75,7 +88,6 @@ __kernel void descend_lookup(__global const long *inner_keys,
                              __global int *path,
                              __global const long *queries,
                              __global long *out,
-                             __global int *slot,
                              const long absent,
                              const int n)
 {
@@ -91,26 +103,37 @@ __kernel void descend_lookup(__global const long *inner_keys,
         p = kids[(long) p * (page_keys + 1) + r];
         path[(long) (row + 1) * n + i] = p;
     }
-    long base = (long) p * page_keys;
-    int r = rank_le(keys + base, page_keys, q);
-    bool hit = r > 0 && keys[base + r - 1] == q;
-    out[i] = hit ? values[base + r - 1] : absent;
-    slot[i] = hit ? r - 1 : -r - 1;
+    leaf_lookup(keys, values, page_keys, p, q, out, absent, n, i);
 }
 
-// The values of the keys that were there are replaced in place (slot >= 0); the new values
-// follow the n queries in their buffer.
+// The hybrid tree's leaf level: the CPU has descended its inner levels and left each query's leaf
+// page in pages[i]; the device searches the leaves, with out as descend_lookup leaves it.
+__kernel void lookup_at(__global const long *keys,
+                        __global const long *values,
+                        const int page_keys,
+                        __global const int *pages,
+                        __global const long *queries,
+                        __global long *out,
+                        const long absent,
+                        const int n)
+{
+    int i = get_global_id(0);
+    if (i < n) {
+        leaf_lookup(keys, values, page_keys, pages[i], queries[i], out, absent, n, i);
+    }
+}
+
+// The values of the keys that were there are replaced in place (slot >= 0, as descend_lookup
+// left it in out); the new values follow the n queries in their buffer.
 __kernel void leaf_replace(__global long *values,
                            const int page_keys,
-                           __global const int *path,
-                           const int row,
-                           __global const int *slot,
+                           __global const long *out,
                            __global const long *queries,
                            const int n)
 {
     int i = get_global_id(0);
-    if (i < n && slot[i] >= 0) {
-        values[(long) path[(long) row * n + i] * page_keys + slot[i]] = queries[n + i];
+    if (i < n && out[n + i] >= 0) {
+        values[out[2L * n + i] * page_keys + out[n + i]] = queries[n + i];
     }
 }
 

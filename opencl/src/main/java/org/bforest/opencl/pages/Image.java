@@ -1,4 +1,4 @@
-package org.bforest.opencl.gpubtree;
+package org.bforest.opencl.pages;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -13,22 +13,24 @@ import java.util.Arrays;
  * {@code leafKeys[p * pageKeys ...]}; inner page {@code p}'s separators
  * {@code innerKeys[p * pageKeys ...]} and children {@code innerKids[p * (pageKeys + 1) ...]}.
  */
-final class Image {
-    static final long MAXKEY = Long.MAX_VALUE;
+public final class Image {
+    public static final long MAXKEY = Long.MAX_VALUE;
 
-    long[] leafKeys;
-    long[] leafValues;
-    int[] leafCounts;
-    long[] innerKeys;
-    int[] innerKids;
-    int[] innerCounts;
-    int leafPages;
-    int innerPages;
-    int height;
-    int root;
-    long size;
-    boolean hasMax;
-    long maxValue;
+    public long[] leafKeys;
+    public long[] leafValues;
+    public int[] leafCounts;
+    public long[] innerKeys;
+    public int[] innerKids;
+    public int[] innerCounts;
+    /** The first key of each leaf page (Long.MAX_VALUE for an empty one): for inner levels built elsewhere. */
+    public long[] leafMins;
+    public int leafPages;
+    public int innerPages;
+    public int height;
+    public int root;
+    public long size;
+    public boolean hasMax;
+    public long maxValue;
 
     /**
      * The pages of sorted, distinct {@code keys} ({@code values} null: all 0), leaves filled to
@@ -36,7 +38,7 @@ final class Image {
      * bottom-up, children spread evenly, at most {@code pageKeys + 1} a page. Keeps
      * {@code Long.MAX_VALUE} out of band.
      */
-    static Image build(long[] keys, long[] values, int pageKeys, double fill) {
+    public static Image build(long[] keys, long[] values, int pageKeys, double fill, boolean innerPages) {
         Image b = new Image();
         int n = keys.length;
         if (n > 0 && keys[n - 1] == MAXKEY) {
@@ -62,6 +64,13 @@ final class Image {
             b.leafCounts[l] = end - at;
             mins[l] = at < end ? keys[at] : MAXKEY;
             at = end;
+        }
+        b.leafMins = mins.clone();
+        if (!innerPages) {
+            b.innerKeys = new long[0];
+            b.innerKids = new int[0];
+            b.innerCounts = new int[0];
+            return b;
         }
         int fan = pageKeys + 1;
         int total = 0;
@@ -106,7 +115,7 @@ final class Image {
     }
 
     /** The first {@code leaves} leaf pages and {@code inners} inner pages, read from the device. */
-    static Image read(PageStore store, int leaves, int inners) {
+    public static Image read(PageStore store, int leaves, int inners) {
         Image b = new Image();
         int p = store.pageKeys;
         b.leafPages = leaves;

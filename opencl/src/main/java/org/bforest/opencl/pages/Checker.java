@@ -1,38 +1,72 @@
-package org.bforest.opencl.gpubtree;
+package org.bforest.opencl.pages;
 
 import java.util.function.Consumer;
 
 /**
- * The GPU B+-tree's own invariants, checked on an {@link Image} read back from the device against
- * the host's control state: every page's keys ascend strictly, the used ones below
- * {@code Long.MAX_VALUE} and the rest exactly that (values 0); each inner page's children hold keys
- * within its separators, unused child slots repeat the last child; every leaf is at the same depth
- * and reached once, left to right in the order of the host's chain; occupancies match the host's
- * counts, and the leaves hold {@code keys} keys in all.
+ * A paged tree's invariants, checked on an {@link Image} read back from the device against the
+ * host's control state. The levels above the leaves report each leaf with its key range
+ * ({@link #leaf}), left to right; device inner pages are walked by {@link #innerPages}. Checked:
+ * every page's keys ascend strictly, the used ones within the page's range and below
+ * {@code Long.MAX_VALUE}, the rest exactly that (values 0); unused child slots repeat the last
+ * child; every leaf page is reached once, in the order of the host's chain; occupancies match the
+ * host's counts, and the leaves hold the index's keys.
  */
-final class Checker {
+public final class Checker {
     private static final long MAXKEY = Long.MAX_VALUE;
     private final Consumer<String> fail;
     private final Image image;
     private final int pageKeys;
-    private int[] leafOrder;
+    private final int[] leafCount;
+    private final int[] leafOrder;
     private int leavesSeen;
     private long keysSeen;
     private boolean[] innerSeen;
 
-    Checker(Consumer<String> fail, Image image, int pageKeys) {
+    Checker(Consumer<String> fail, Image image, int pageKeys, int[] leafCount) {
         this.fail = fail;
         this.image = image;
         this.pageKeys = pageKeys;
+        this.leafCount = leafCount;
+        this.leafOrder = new int[image.leafPages];
     }
 
-    void check(int root, int height, int[] leafCount, int[] innerCount, int[] leafNext, int lastPage, long keys) {
-        leafOrder = new int[image.leafPages];
+    /** Reports a broken invariant. */
+    public void fail(String what) {
+        fail.accept(what);
+    }
+
+    /** The next leaf page from the left, whose keys must lie in [lo, hi). */
+    public void leaf(int p, long lo, long hi) {
+        if (p < 0 || p >= image.leafPages) {
+            fail.accept("leaf page " + p + " does not exist");
+            return;
+        }
+        if (leavesSeen == leafOrder.length) {
+            fail.accept("leaf page " + p + " is reached twice");
+            return;
+        }
+        leafOrder[leavesSeen++] = p;
+        int n = leafCount[p];
+        checkPage(image.leafKeys, p, n, lo, hi, "leaf");
+        for (int s = n; s < pageKeys; s++) {
+            if (image.leafValues[p * pageKeys + s] != 0) {
+                fail.accept("leaf page " + p + " has a value in unused slot " + s);
+            }
+        }
+        keysSeen += n;
+    }
+
+    /** Walks device inner pages from {@code root}, {@code height} levels above the leaves. */
+    public void innerPages(int root, int height, int[] innerCount) {
         innerSeen = new boolean[image.innerPages];
         if (height == 0 && root != 0) {
             fail.accept("a tree of height 0 has root " + root + ", not leaf 0");
         }
-        visit(root, height, Long.MIN_VALUE, MAXKEY, leafCount, innerCount);
+        visit(root, height, Long.MIN_VALUE, MAXKEY, innerCount);
+    }
+
+    /** After the leaves: every one reached, in chain order, holding {@code keys} keys in all. */
+    void finish(int[] leafNext, int lastPage, long keys) {
         if (leavesSeen != image.leafPages) {
             fail.accept(leavesSeen + " leaves are reachable from the root, " + image.leafPages + " exist");
         }
@@ -54,27 +88,14 @@ final class Checker {
     }
 
     /** Page {@code p}, {@code level} levels above the leaves, whose keys must lie in [lo, hi). */
-    private void visit(int p, int level, long lo, long hi, int[] leafCount, int[] innerCount) {
+    private void visit(int p, int level, long lo, long hi, int[] innerCount) {
         if (level == 0) {
-            if (p < 0 || p >= image.leafPages) {
-                fail.accept("leaf page " + p + " does not exist");
-            }
-            if (leavesSeen == leafOrder.length) {
-                fail.accept("leaf page " + p + " is reached twice");
-            }
-            leafOrder[leavesSeen++] = p;
-            int n = leafCount[p];
-            checkPage(image.leafKeys, p, n, lo, hi, "leaf");
-            for (int s = n; s < pageKeys; s++) {
-                if (image.leafValues[p * pageKeys + s] != 0) {
-                    fail.accept("leaf page " + p + " has a value in unused slot " + s);
-                }
-            }
-            keysSeen += n;
+            leaf(p, lo, hi);
             return;
         }
         if (p < 0 || p >= image.innerPages || innerSeen[p]) {
             fail.accept("inner page " + p + " does not exist or is reached twice");
+            return;
         }
         innerSeen[p] = true;
         int n = innerCount[p];
@@ -89,13 +110,14 @@ final class Checker {
         for (int c = 0; c <= n; c++) {
             long from = c == 0 ? lo : image.innerKeys[p * pageKeys + c - 1];
             long to = c == n ? hi : image.innerKeys[p * pageKeys + c];
-            visit(image.innerKids[base + c], level - 1, from, to, leafCount, innerCount);
+            visit(image.innerKids[base + c], level - 1, from, to, innerCount);
         }
     }
 
     private void checkPage(long[] keys, int p, int n, long lo, long hi, String kind) {
         if (n < 0 || n > pageKeys) {
             fail.accept(kind + " page " + p + " counts " + n + " keys in a page of " + pageKeys);
+            return;
         }
         int base = p * pageKeys;
         for (int s = 0; s < pageKeys; s++) {

@@ -1,11 +1,11 @@
-package org.bforest.opencl.gpubtree;
+package org.bforest.opencl.pages;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import org.bforest.opencl.cl.ClContext;
+import org.bforest.opencl.cl.ClScope;
 
 /**
  * The GPU B+-tree's device memory: the leaf pages (keys and values), the inner pages (separators
@@ -16,28 +16,28 @@ import org.bforest.opencl.cl.ClContext;
  *
  * <p>Not thread-safe: the tree calls it under its device lock.
  */
-final class PageStore {
+public final class PageStore {
     /** Scratch buffers, by role: reused from batch to batch and grown when a batch needs more. */
-    enum Scratch { QUERIES, PATH, OUT, SLOT, JOBS, RUN_KEYS, MERGED_KEYS, MERGED_VALUES, GATHERED }
+    public enum Scratch { QUERIES, PATH, OUT, JOBS, RUN_KEYS, MERGED_KEYS, MERGED_VALUES, GATHERED }
 
-    final ClContext cl;
-    final int pageKeys;
-    MemorySegment leafKeys;
-    MemorySegment leafValues;
-    MemorySegment innerKeys;
-    MemorySegment innerKids;
-    int leafCapacity;
-    int innerCapacity;
+    public final ClScope cl;
+    public final int pageKeys;
+    public MemorySegment leafKeys;
+    public MemorySegment leafValues;
+    public MemorySegment innerKeys;
+    public MemorySegment innerKids;
+    public int leafCapacity;
+    public int innerCapacity;
     private final MemorySegment[] scratch = new MemorySegment[Scratch.values().length];
     private final long[] scratchBytes = new long[Scratch.values().length];
 
-    PageStore(ClContext cl, int pageKeys) {
+    public PageStore(ClScope cl, int pageKeys) {
         this.cl = cl;
         this.pageKeys = pageKeys;
     }
 
     /** Allocates room for this many pages and copies the host image in (inner arrays may be empty). */
-    void upload(long[] lk, long[] lv, int leaves, long[] ik, int[] ic, int inners) {
+    public void upload(long[] lk, long[] lv, int leaves, long[] ik, int[] ic, int inners) {
         leafCapacity = Math.max(1, leaves);
         innerCapacity = Math.max(1, inners);
         leafKeys = cl.buffer(8L * pageKeys * leafCapacity);
@@ -61,7 +61,7 @@ final class PageStore {
      * at least. Either everything needed is allocated or nothing changes (an
      * {@link org.bforest.opencl.OpenClException} when the device is out of memory).
      */
-    void ensure(int leaves, int inners) {
+    public void ensure(int leaves, int inners) {
         MemorySegment nlk = null;
         MemorySegment nlv = null;
         MemorySegment nik = null;
@@ -113,7 +113,7 @@ final class PageStore {
     }
 
     /** A scratch buffer of at least {@code bytes} bytes for {@code role}; its content is undefined. */
-    MemorySegment scratch(Scratch role, long bytes) {
+    public MemorySegment scratch(Scratch role, long bytes) {
         int r = role.ordinal();
         bytes = Math.max(bytes, 64);
         if (scratchBytes[r] < bytes) {
@@ -129,7 +129,7 @@ final class PageStore {
     }
 
     /** Device bytes held: pages at capacity and scratch. */
-    long bytes() {
+    public long bytes() {
         long b = 16L * pageKeys * leafCapacity + (8L * pageKeys + 4L * (pageKeys + 1)) * innerCapacity;
         for (long s : scratchBytes) {
             b += s;
@@ -138,26 +138,25 @@ final class PageStore {
     }
 
     /** Writes host ints to a device buffer. */
-    void writeInts(MemorySegment dst, int[] src, int n) {
+    public void writeInts(MemorySegment dst, int[] src, int n) {
         if (n == 0) {
             return;
         }
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment h = a.allocate(JAVA_INT, n);
-            MemorySegment.copy(src, 0, h, JAVA_INT, 0, n);
-            cl.write(dst, 0, h);
-        }
+        // Not waited for: the kernels after it, on the in-order queue, see it (see ClScope.staging).
+        MemorySegment h = cl.staging(4L * n);
+        MemorySegment.copy(src, 0, h, JAVA_INT, 0, n);
+        cl.writeAsync(dst, 0, h.asSlice(0, 4L * n));
     }
 
     /** Writes one int at int index {@code at} of a device buffer. */
-    void writeInt(MemorySegment dst, long at, int value) {
-        try (Arena a = Arena.ofConfined()) {
-            cl.write(dst, 4L * at, a.allocateFrom(JAVA_INT, value));
-        }
+    public void writeInt(MemorySegment dst, long at, int value) {
+        MemorySegment h = cl.staging(4);
+        h.set(JAVA_INT, 0, value);
+        cl.writeAsync(dst, 4L * at, h.asSlice(0, 4));
     }
 
     /** Releases the pages and the scratch (for a tree that starts over). */
-    void release() {
+    public void release() {
         for (MemorySegment m : new MemorySegment[] {leafKeys, leafValues, innerKeys, innerKids}) {
             if (m != null) {
                 cl.release(m);
@@ -178,22 +177,21 @@ final class PageStore {
      * Writes {@code n} longs of {@code a} and then {@code m} of {@code b} (may be null) to a device
      * buffer at long index {@code at}: one transfer.
      */
-    void writeLongs(MemorySegment dst, long at, long[] a, int aFrom, int n, long[] b, int bFrom, int m) {
+    public void writeLongs(MemorySegment dst, long at, long[] a, int aFrom, int n, long[] b, int bFrom, int m) {
         if (n + m == 0) {
             return;
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment h = arena.allocate(JAVA_LONG, n + (b == null ? 0 : m));
-            MemorySegment.copy(a, aFrom, h, JAVA_LONG, 0, n);
-            if (b != null) {
-                MemorySegment.copy(b, bFrom, h, JAVA_LONG, 8L * n, m);
-            }
-            cl.write(dst, 8L * at, h);
+        long bytes = 8L * (n + (b == null ? 0 : m));
+        MemorySegment h = cl.staging(bytes);
+        MemorySegment.copy(a, aFrom, h, JAVA_LONG, 0, n);
+        if (b != null) {
+            MemorySegment.copy(b, bFrom, h, JAVA_LONG, 8L * n, m);
         }
+        cl.writeAsync(dst, 8L * at, h.asSlice(0, bytes));
     }
 
     /** Reads {@code n} ints at int index {@code at} of a device buffer. */
-    int[] readInts(MemorySegment src, long at, int n) {
+    public int[] readInts(MemorySegment src, long at, int n) {
         int[] out = new int[n];
         if (n == 0) {
             return out;
@@ -207,7 +205,7 @@ final class PageStore {
     }
 
     /** Reads {@code n} longs at long index {@code at} of a device buffer into {@code out} from {@code to}. */
-    void readLongs(MemorySegment src, long at, long[] out, int to, int n) {
+    public void readLongs(MemorySegment src, long at, long[] out, int to, int n) {
         if (n == 0) {
             return;
         }

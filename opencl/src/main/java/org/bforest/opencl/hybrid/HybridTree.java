@@ -1,0 +1,152 @@
+package org.bforest.opencl.hybrid;
+
+import java.lang.foreign.MemorySegment;
+import org.bforest.bstree.SharedInnerLevels;
+import org.bforest.opencl.OpenClException;
+import org.bforest.opencl.cl.ClDevice;
+import org.bforest.opencl.cl.ClScope;
+import org.bforest.opencl.pages.Checker;
+import org.bforest.opencl.pages.Image;
+import org.bforest.opencl.pages.PageStore.Scratch;
+import org.bforest.opencl.pages.PagedTree;
+
+/**
+ * The hybrid tree that Kaczmarek's paper proposes as future work: the upper levels on the CPU,
+ * the leaves on the device. The upper levels are the BS-tree's own inner levels
+ * ({@link SharedInnerLevels}: gapped 16-key nodes, SIMD node search, the same code, not a copy),
+ * over the leaf pages of {@link PagedTree}. A batch is descended on the CPU, all its keys level by
+ * level in lock-step, and the leaf ids go to the device with the keys; one kernel launch searches
+ * (and an insert batch's merge launch fills and splits) the leaves. A leaf split inserts its new
+ * pages' separators into the inner levels on the CPU, as the BS-tree does for its own leaves.
+ */
+final class HybridTree extends PagedTree {
+    private final MemorySegment kLookupAt;
+    private SharedInnerLevels inner;
+
+    private HybridTree(ClScope cl, int pageKeys, double fill, Image image) {
+        super("HybridTree", "hybrid tree", cl, pageKeys, fill);
+        kLookupAt = cl.kernel(program, "lookup_at");
+        install(image);
+    }
+
+    /**
+     * A tree of {@code keys} (sorted, distinct; {@code values} null: all 0): leaf pages of
+     * {@code pageKeys} on {@code device} filled to {@code fill}, inner levels on the CPU.
+     *
+     * @throws IllegalArgumentException on bad keys, a page size below 2 or a fill outside (0, 1]
+     * @throws OpenClException          when the device refuses (out of memory, a kernel that does not build)
+     */
+    static HybridTree bulkLoad(ClDevice device, long[] keys, long[] values, int pageKeys, double fill) {
+        checkBulk(keys, values, pageKeys, fill);
+        Image image = Image.build(keys, values, pageKeys, fill, false);
+        ClScope cl = new ClScope(device);
+        try {
+            return new HybridTree(cl, pageKeys, fill, image);
+        } catch (RuntimeException e) {
+            cl.close();
+            throw e;
+        }
+    }
+
+    @Override
+    protected void install(Image b) {
+        super.install(b);
+        inner = new SharedInnerLevels("HybridTree", 0);
+        if (b.leafPages > 1) {
+            int[] ids = new int[b.leafPages];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = i;
+            }
+            inner.build(ids, b.leafMins.clone(), b.leafPages, fill);
+        }
+    }
+
+    @Override
+    public int height() {
+        return inner.height();
+    }
+
+    // ---- the descent: the CPU's inner levels, the device's leaves -------------------------------
+
+    @Override
+    protected void reserveDescent(int n) {
+        store.scratch(Scratch.PATH, 4L * n);
+    }
+
+    @Override
+    protected void enqueueLookup(long[] keys, int from, int n, long absent) {
+        // The whole batch through the inner levels in lock-step (the BS-tree's getAll descent).
+        int[] leaves = new int[n];
+        inner.findLeaves(keys, from, n, leaves);
+        MemorySegment pages = store.scratch(Scratch.PATH, 4L * n);
+        store.writeInts(pages, leaves, n);
+        int a = 0;
+        cl.arg(kLookupAt, a++, store.leafKeys);
+        cl.arg(kLookupAt, a++, store.leafValues);
+        cl.arg(kLookupAt, a++, pageKeys);
+        cl.arg(kLookupAt, a++, pages);
+        cl.arg(kLookupAt, a++, store.scratch(Scratch.QUERIES, 16L * n));
+        cl.arg(kLookupAt, a++, store.scratch(Scratch.OUT, 24L * n));
+        cl.arg(kLookupAt, a++, absent);
+        cl.arg(kLookupAt, a, n);
+        cl.enqueue(kLookupAt, n);
+    }
+
+    @Override
+    protected int descentLevels() {
+        // The CPU's descent is cheap; the leaf search is a launch and two transfers, as a window is.
+        return 2;
+    }
+
+    // ---- splits: separators into the CPU's inner levels -----------------------------------------
+
+    private static final UpperPlan NOTHING_ON_THE_DEVICE = () -> 0;
+
+    @Override
+    protected UpperPlan planUpper(Level leaves, int n) {
+        return NOTHING_ON_THE_DEVICE;
+    }
+
+    @Override
+    protected void applyUpper(UpperPlan plan, Level leaves, long[] separators, long[] newPages) {
+        // In key order: each separator lands next to the page that held its key until now (the
+        // split page, or the piece before it), as a BS-tree leaf split's does.
+        for (int i = 0; i < separators.length; i++) {
+            inner.insertSeparator(separators[i], (int) newPages[i]);
+        }
+    }
+
+    @Override
+    protected void clearUpper() {
+        // install() of the empty image has made new inner levels over leaf 0.
+    }
+
+    @Override
+    protected boolean buildsInnerPages() {
+        return false;
+    }
+
+    @Override
+    protected int innerPagesOnDevice() {
+        return 0;
+    }
+
+    @Override
+    protected void checkUpper(Checker checker, Image image) {
+        try {
+            inner.check(checker::leaf);
+        } catch (IllegalStateException e) {
+            checker.fail("the inner levels: " + e.getMessage());
+        }
+    }
+
+    @Override
+    protected long upperHostBytes() {
+        return inner.bytes();
+    }
+
+    @Override
+    protected String describeUpper() {
+        return "innerNodes=" + inner.nodes() + " (CPU), ";
+    }
+}
