@@ -36,9 +36,11 @@ class OptionsParserTest {
     }
 
     @Test
-    void defaultsRunEverything() {
+    void defaultsRunEverythingButTheOpenClStructures() {
         Options o = OptionsParser.parse();
-        assertEquals(List.of(Structure.values()), o.structures());
+        assertEquals(Structure.onTheCpu(), o.structures());
+        assertEquals(Structure.values().length - 2, o.structures().size());
+        assertTrue(o.structures().stream().noneMatch(Structure::onDevice));
         assertEquals(Workload.PAPER, o.workloads());
         assertEquals(List.of("uniform", "dense"), o.datasets());
         assertEquals(List.of(1), o.threads());
@@ -128,8 +130,10 @@ class OptionsParserTest {
     }
 
     @Test
-    void allMeansEveryStructure() {
-        assertEquals(List.of(Structure.values()), OptionsParser.parse("--structures", "all").structures());
+    void allMeansEveryCpuStructureAndTheOpenClOnesAreNamed() {
+        assertEquals(Structure.onTheCpu(), OptionsParser.parse("--structures", "all").structures());
+        assertEquals(List.of(Structure.GPU_BTREE, Structure.HYBRID, Structure.BSTREE),
+                OptionsParser.parse("--structures", "gpu-btree,hybrid,bstree").structures());
     }
 
     @Test

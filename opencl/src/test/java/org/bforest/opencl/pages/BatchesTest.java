@@ -26,11 +26,11 @@ class BatchesTest {
     @ValueSource(strings = {"gpu-btree", "hybrid"})
     void batchedUpdatesMatchTreeMap(String structure) {
         ClDevice device = OpenClTesting.handle();
-        long seed = Long.getLong("bforest.seed", System.nanoTime());
+        long seed = Long.getLong("bforest.seed", Boolean.getBoolean("bforest.soak") ? System.nanoTime() : 0x5EED_17L);
         SplittableRandom r = new SplittableRandom(seed);
         for (int pageKeys : new int[] {2, 64, 200}) {
             TreeMap<Long, Long> model = new TreeMap<>();
-            long span = 1 + r.nextInt(5_000);
+            long span = 1 + r.nextInt(3_000);
             try (NativeLongIndex t = structure.equals("hybrid") ? HybridTrees.create(device, pageKeys, new long[0], null)
                     : GpuBTrees.create(device, pageKeys, new long[0], null)) {
                 for (int round = 0; round < 40; round++) {
