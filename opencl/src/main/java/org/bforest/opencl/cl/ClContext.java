@@ -43,6 +43,8 @@ public final class ClContext implements AutoCloseable {
     private final MemorySegment argSlot = arena.allocate(JAVA_LONG);
     private final MemorySegment sizes = arena.allocate(JAVA_LONG, 2);
     private boolean closed;
+    /** The work-group size of {@link #enqueue}. */
+    private static final long GROUP = 64;
     private final Map<String, MemorySegment> built = new HashMap<>();
     private static final Map<Long, ClContext> SHARED = new HashMap<>();
 
@@ -283,8 +285,14 @@ public final class ClContext implements AutoCloseable {
         if (global <= 0) {
             return;
         }
-        sizes.setAtIndex(JAVA_LONG, 0, global);
-        Cl.check(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, MemorySegment.NULL), "clEnqueueNDRangeKernel");
+        // One work-group size for every launch, the global size rounded up to it (the kernels
+        // ignore work-items past their n): a driver that specializes a kernel per work-group size
+        // (PoCL compiles one per size it meets) compiles each kernel once, not once per batch size.
+        long local = Math.max(1, Math.min(GROUP, device.maxWorkGroupSize()));
+        sizes.setAtIndex(JAVA_LONG, 0, (global + local - 1) / local * local);
+        sizes.setAtIndex(JAVA_LONG, 1, local);
+        Cl.check(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, sizes.asSlice(JAVA_LONG.byteSize())),
+                "clEnqueueNDRangeKernel");
     }
 
     /** Waits until the queue has run everything enqueued. */

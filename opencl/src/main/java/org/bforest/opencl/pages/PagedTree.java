@@ -72,6 +72,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     private final MemorySegment kCompact;
     private final MemorySegment kScatter;
     private final MemorySegment kGather;
+    private final MemorySegment kVisitAll;
     private final String what;
 
     // The host's control state of the leaves: occupancy and chain.
@@ -99,6 +100,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         kCompact = cl.kernel(program, "compact");
         kScatter = cl.kernel(program, "scatter");
         kGather = cl.kernel(program, "gather");
+        kVisitAll = cl.kernel(program, "visit_all");
         // The safety net: an index nobody closed gives its device memory back when collected.
         // The action holds the scope, never the tree.
         cleanable = CLEANER.register(this, cl::close);
@@ -785,6 +787,78 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         }
         resetCommon();
         stamp++;
+    }
+
+    /** Entries one visit-all launch packs at most (then they come back, two transfers, and the next go). */
+    static final int VISIT_CHUNK = 1 << 22;
+
+    /**
+     * Visit-all: the leaf pages' entries packed on the device in chain order, up to
+     * {@value #VISIT_CHUNK} at a launch, and brought back in two transfers, instead of two a
+     * 64-entry window; {@code Long.MAX_VALUE} last, from the host.
+     */
+    @Override
+    public void forEach(org.bforest.LongEntryConsumer action) {
+        java.util.Objects.requireNonNull(action, "action");
+        open();
+        int expected = modCount;
+        int page = 0;
+        while (page != NONE) {
+            int[] pages = new int[64];
+            int[] starts = new int[65];
+            int jobs = 0;
+            int items = 0;
+            // Pages in chain order until the chunk is full (a page larger than a chunk goes alone).
+            while (page != NONE && (jobs == 0 || items + leafCount[page] <= VISIT_CHUNK)) {
+                if (leafCount[page] > 0) {
+                    if (jobs == pages.length) {
+                        pages = Arrays.copyOf(pages, jobs * 2);
+                        starts = Arrays.copyOf(starts, jobs * 2 + 1);
+                    }
+                    pages[jobs] = page;
+                    starts[jobs] = items;
+                    items += leafCount[page];
+                    jobs++;
+                }
+                page = leafNextPage[page];
+            }
+            if (items == 0) {
+                continue;
+            }
+            long[] keys = new long[items];
+            long[] values = new long[items];
+            synchronized (cl.lock()) {
+                int[] meta = new int[2 * jobs];
+                System.arraycopy(pages, 0, meta, 0, jobs);
+                System.arraycopy(starts, 0, meta, jobs, jobs);
+                MemorySegment dMeta = store.scratch(Scratch.JOBS, 4L * meta.length);
+                MemorySegment dKeys = store.scratch(Scratch.MERGED_KEYS, 8L * items);
+                MemorySegment dValues = store.scratch(Scratch.MERGED_VALUES, 8L * items);
+                store.writeInts(dMeta, meta, meta.length);
+                int a = 0;
+                cl.arg(kVisitAll, a++, store.leafKeys);
+                cl.arg(kVisitAll, a++, store.leafValues);
+                cl.arg(kVisitAll, a++, pageKeys);
+                cl.arg(kVisitAll, a++, dMeta);
+                cl.arg(kVisitAll, a++, 0);
+                cl.arg(kVisitAll, a++, jobs);
+                cl.arg(kVisitAll, a++, jobs);
+                cl.arg(kVisitAll, a++, dKeys);
+                cl.arg(kVisitAll, a++, dValues);
+                cl.arg(kVisitAll, a, items);
+                cl.enqueue(kVisitAll, items);
+                store.readLongs(dKeys, 0, keys, 0, items);
+                store.readLongs(dValues, 0, values, 0, items);
+            }
+            for (int i = 0; i < items; i++) {
+                action.accept(keys[i], values[i]);
+                checkUnchanged(expected);
+            }
+        }
+        if (hasMax) {
+            action.accept(MAXKEY, maxValue);
+            checkUnchanged(expected);
+        }
     }
 
     @Override

@@ -312,3 +312,27 @@ __kernel void gather(__global const long *src, __global const int *meta, const i
         out[i] = src[meta[at_at + i]];
     }
 }
+
+// Visit-all (the paper's third operation): every entry of the leaf pages listed in meta, in the
+// order listed (the chain's), packed into out_keys / out_values from 0: item i is entry
+// i - starts[j] of page pages[j] (starts an exclusive prefix sum of the pages' counts).
+__kernel void visit_all(__global const long *keys,
+                        __global const long *values,
+                        const int page_keys,
+                        __global const int *meta,
+                        const int pages_at,
+                        const int starts_at,
+                        const int jobs,
+                        __global long *out_keys,
+                        __global long *out_values,
+                        const int items)
+{
+    int i = get_global_id(0);
+    if (i >= items) {
+        return;
+    }
+    int j = job_of(meta + starts_at, jobs, i);
+    long at = (long) meta[pages_at + j] * page_keys + (i - meta[starts_at + j]);
+    out_keys[i] = keys[at];
+    out_values[i] = values[at];
+}
