@@ -43,8 +43,10 @@ public final class ClContext implements AutoCloseable {
     private final MemorySegment argSlot = arena.allocate(JAVA_LONG);
     private final MemorySegment sizes = arena.allocate(JAVA_LONG, 2);
     private boolean closed;
-    /** The work-group size of {@link #enqueue}. */
-    private static final long GROUP = 64;
+    /** The work-group sizes of {@link #enqueue}: small launches, and large ones on a GPU. */
+    private static final long SMALL_GROUP = 64;
+    private static final long SMALL_LAUNCH = 1 << 16;
+    private static final long GPU_GROUP = 256;
     private final Map<String, MemorySegment> built = new HashMap<>();
     private static final Map<Long, ClContext> SHARED = new HashMap<>();
 
@@ -288,7 +290,13 @@ public final class ClContext implements AutoCloseable {
         // One work-group size for every launch, the global size rounded up to it (the kernels
         // ignore work-items past their n): a driver that specializes a kernel per work-group size
         // (PoCL compiles one per size it meets) compiles each kernel once, not once per batch size.
-        long local = Math.max(1, Math.min(GROUP, device.maxWorkGroupSize()));
+        // Two sizes, so two compiles at most: groups of 64 for small launches (single keys, small
+        // batches: little padding); for large ones 256 on a GPU, and on a CPU device (PoCL) the
+        // largest it takes (4096 there), since it runs a group as one task and small groups cost
+        // it a scheduling step each.
+        boolean gpu = (device.type() & Cl.CL_DEVICE_TYPE_GPU) != 0;
+        long big = gpu ? GPU_GROUP : device.maxWorkGroupSize();
+        long local = Math.max(1, Math.min(global <= SMALL_LAUNCH ? SMALL_GROUP : big, device.maxWorkGroupSize()));
         sizes.setAtIndex(JAVA_LONG, 0, (global + local - 1) / local * local);
         sizes.setAtIndex(JAVA_LONG, 1, local);
         Cl.check(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, sizes.asSlice(JAVA_LONG.byteSize())),
