@@ -51,15 +51,7 @@ final class GpuBTree extends PagedTree {
      * @throws OpenClException          when the device refuses (out of memory, a kernel that does not build)
      */
     static GpuBTree bulkLoad(ClDevice device, long[] keys, long[] values, int pageKeys, double fill) {
-        checkBulk(keys, values, pageKeys, fill);
-        Image image = Image.build(keys, values, pageKeys, fill, true);
-        ClScope cl = new ClScope(device);
-        try {
-            return new GpuBTree(cl, pageKeys, fill, image);
-        } catch (RuntimeException e) {
-            cl.close();
-            throw e;
-        }
+        return load(device, keys, values, pageKeys, fill, true, (cl, image) -> new GpuBTree(cl, pageKeys, fill, image));
     }
 
     @Override

@@ -37,15 +37,7 @@ final class HybridTree extends PagedTree {
      * @throws OpenClException          when the device refuses (out of memory, a kernel that does not build)
      */
     static HybridTree bulkLoad(ClDevice device, long[] keys, long[] values, int pageKeys, double fill) {
-        checkBulk(keys, values, pageKeys, fill);
-        Image image = Image.build(keys, values, pageKeys, fill, false);
-        ClScope cl = new ClScope(device);
-        try {
-            return new HybridTree(cl, pageKeys, fill, image);
-        } catch (RuntimeException e) {
-            cl.close();
-            throw e;
-        }
+        return load(device, keys, values, pageKeys, fill, false, (cl, image) -> new HybridTree(cl, pageKeys, fill, image));
     }
 
     @Override

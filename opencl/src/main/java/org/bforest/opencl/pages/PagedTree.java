@@ -106,8 +106,34 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         cleanable = CLEANER.register(this, cl::close);
     }
 
+    /** A subclass's constructor: the tree over an image, in a scope of its own. */
+    protected interface Maker<T extends PagedTree> {
+        T make(ClScope cl, Image image);
+    }
+
+    /**
+     * A bulk load, written once for every paged tree: checks the arguments before anything reaches
+     * a device, builds the host image (with inner pages if {@code innerPages}), and makes the tree
+     * in a new scope, which is closed again if that fails.
+     *
+     * @throws IllegalArgumentException on bad keys, a page size out of [2, 2^20] or a fill outside (0, 1]
+     * @throws OpenClException          when the device refuses (out of memory, a kernel that does not build)
+     */
+    protected static <T extends PagedTree> T load(ClDevice device, long[] keys, long[] values, int pageKeys,
+            double fill, boolean innerPages, Maker<T> maker) {
+        checkBulk(keys, values, pageKeys, fill);
+        Image image = Image.build(keys, values, pageKeys, fill, innerPages);
+        ClScope cl = new ClScope(device);
+        try {
+            return maker.make(cl, image);
+        } catch (RuntimeException e) {
+            cl.close();
+            throw e;
+        }
+    }
+
     /** Checks a bulk load's arguments before anything reaches a device. */
-    protected static void checkBulk(long[] keys, long[] values, int pageKeys, double fill) {
+    private static void checkBulk(long[] keys, long[] values, int pageKeys, double fill) {
         if (pageKeys < 2 || pageKeys > 1 << 20) {
             throw new IllegalArgumentException("pages hold 2 to 2^20 keys, got " + pageKeys);
         }
