@@ -221,6 +221,22 @@ public interface LongIndex {
     }
 
     /**
+     * Counts the keys in {@code [from[i], to[i])} into {@code counts[i]} for every {@code i}, as
+     * {@link #rangeCount(long, long)} would (0 where {@code from[i] >= to[i]}). The device trees
+     * override it to search every bound of the batch in one launch; elsewhere it loops.
+     *
+     * @throws NullPointerException     if an array is null
+     * @throws IllegalArgumentException if {@code to} differs in length from {@code from} or
+     *                                  {@code counts} is shorter; nothing is written
+     */
+    default void rangeCountAll(long[] from, long[] to, long[] counts) {
+        BatchArguments.checkRangeCountAll(from, to, counts);
+        for (int i = 0; i < from.length; i++) {
+            counts[i] = rangeCount(from[i], to[i]);
+        }
+    }
+
+    /**
      * Calls {@code visitor} for the keys between {@code from} and {@code to} (each bound included
      * or not) in ascending order until it returns {@code false}, and returns how many entries it
      * was given (the one it stopped at included). The visitor must not change the index: if it

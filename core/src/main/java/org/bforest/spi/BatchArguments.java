@@ -26,4 +26,19 @@ public final class BatchArguments {
                     + " values: pass one value per key");
         }
     }
+
+    /** {@link org.bforest.LongIndex#rangeCountAll}: three arrays present, the bounds of one length, the output long enough. */
+    public static void checkRangeCountAll(long[] from, long[] to, long[] counts) {
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+        Objects.requireNonNull(counts, "counts");
+        if (to.length != from.length) {
+            throw new IllegalArgumentException("rangeCountAll got " + from.length + " lower bounds and " + to.length
+                    + " upper bounds: pass one upper bound per lower bound");
+        }
+        if (counts.length < from.length) {
+            throw new IllegalArgumentException("counts has length " + counts.length + " but " + from.length
+                    + " ranges are counted: pass an output array at least as long as the bounds");
+        }
+    }
 }

@@ -400,7 +400,17 @@ public abstract class LeafChainIndex implements LongIndex {
 
     @Override
     public final long rangeCount(long from, boolean fromInclusive, long to, boolean toInclusive) {
-        return rangeCount(from, fromInclusive, to, toInclusive, descentLevels() + 1);
+        return rangeCount(from, fromInclusive, to, toInclusive, -1);
+    }
+
+    /**
+     * The keys in the leaves in {@code [from, to)} ({@code from < to}): the shared strategies of
+     * {@link #rangeCount(long, boolean, long, boolean, int)} with the levels of a descent as the
+     * switch. A structure that can count a range faster (the device trees: both bounds searched in
+     * one launch, the pages between counted from the host's occupancy) overrides it.
+     */
+    protected long countInLeaves(long from, long to) {
+        return countBelow(from, to, descentLevels() + 1);
     }
 
     @Override
@@ -412,7 +422,7 @@ public abstract class LeafChainIndex implements LongIndex {
     /**
      * {@link #rangeCount(long, boolean, long, boolean)} with the strategy switch given:
      * {@code scanLeaves} = 0 is the pure two-descent strategy, {@code Integer.MAX_VALUE} the pure
-     * scan (for tests; the index uses the levels of a descent).
+     * scan (for tests); -1 is the index's own choice ({@link #countInLeaves}).
      */
     public final long rangeCount(long from, boolean fromInclusive, long to, boolean toInclusive, int scanLeaves) {
         if (!fromInclusive && from == MAXKEY || !toInclusive && to == Long.MIN_VALUE) {
@@ -426,9 +436,16 @@ public abstract class LeafChainIndex implements LongIndex {
         // Leaves never hold MAXKEY: [lo, hi] is [lo, hi + 1) in the leaves, or [lo, MAXKEY) and the
         // out-of-band key.
         if (hi == MAXKEY) {
-            return countBelow(lo, MAXKEY, scanLeaves) + (hasMax ? 1 : 0);
+            return leafCount(lo, MAXKEY, scanLeaves) + (hasMax ? 1 : 0);
         }
-        return countBelow(lo, hi + 1, scanLeaves);
+        return leafCount(lo, hi + 1, scanLeaves);
+    }
+
+    private long leafCount(long from, long to, int scanLeaves) {
+        if (from >= to) {
+            return 0;
+        }
+        return scanLeaves < 0 ? countInLeaves(from, to) : countBelow(from, to, scanLeaves);
     }
 
     /** The range visit with the strategy switch given (see {@link #rangeCount(long, boolean, long, boolean, int)}). */

@@ -185,6 +185,39 @@ class ApiContractTest {
     }
 
     @ForEachImplementation
+    void rangeCountAllAgreesWithRangeCount(Impl impl) {
+        Loaded l = load(impl, 5_000, 33);
+        SplittableRandom r = new SplittableRandom(34);
+        for (int batch : new int[] {0, 1, 2, 17, 300}) {
+            long[] a = probes(l.model(), batch, r);
+            long[] b = probes(l.model(), batch, r);
+            if (batch > 1) {   // the extremes, an empty and an inverted range among them
+                a[0] = MIN;
+                b[0] = MAX;
+                a[1] = b[1];
+            }
+            long[] counts = new long[batch + 2];
+            Arrays.fill(counts, 77);
+            l.index().rangeCountAll(a, b, counts);
+            for (int i = 0; i < batch; i++) {
+                long want = a[i] < b[i] ? l.model().subMap(a[i], true, b[i], false).size() : 0;
+                assertEquals(want, counts[i], "rangeCountAll of [" + a[i] + ", " + b[i] + ")");
+                assertEquals(l.index().rangeCount(a[i], b[i]), counts[i], "rangeCount of [" + a[i] + ", " + b[i] + ")");
+            }
+            assertEquals(77, counts[batch], "rangeCountAll writes no further than the bounds");
+        }
+        long[] counts = {5, 5};
+        assertThrows(IllegalArgumentException.class, () -> l.index().rangeCountAll(new long[3], new long[3], counts),
+                "output too short");
+        assertThrows(IllegalArgumentException.class, () -> l.index().rangeCountAll(new long[2], new long[1], counts),
+                "bounds of different lengths");
+        assertArrayEquals(new long[] {5, 5}, counts, "a rejected rangeCountAll writes nothing");
+        assertThrows(NullPointerException.class, () -> l.index().rangeCountAll(null, new long[1], counts));
+        assertThrows(NullPointerException.class, () -> l.index().rangeCountAll(new long[1], null, counts));
+        assertThrows(NullPointerException.class, () -> l.index().rangeCountAll(new long[1], new long[1], null));
+    }
+
+    @ForEachImplementation
     void putAllAgreesWithPutAndRejectsBadArgumentsUnchanged(Impl impl) {
         Loaded l = load(impl, 3_000, 41);
         SplittableRandom r = new SplittableRandom(42);
@@ -338,6 +371,7 @@ class ApiContractTest {
         List<Runnable> calls = List.of(() -> n.get(1, 0), () -> n.put(1, 2), () -> n.remove(1), () -> n.size(),
                 () -> n.containsKey(0), () -> n.ceilingKey(0, 0), () -> n.firstKey(), () -> n.cursor(0),
                 () -> n.rangeCount(0, 10), () -> n.getAll(new long[1], new long[1], 0), () -> n.clear(),
+                () -> n.rangeCountAll(new long[1], new long[1], new long[1]),
                 () -> n.memoryBytes());
         for (Runnable call : calls) {
             assertThrows(IllegalStateException.class, call::run);

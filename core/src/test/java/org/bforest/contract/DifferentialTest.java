@@ -710,6 +710,10 @@ class DifferentialTest {
         }
 
         void rangeCount() {
+            if (random.nextInt(8) == 0) {
+                rangeCountAll();
+                return;
+            }
             pickRange();
             // half the time [a, b) through the two-argument form, else random bound flavours
             boolean plain = random.nextBoolean();
@@ -718,6 +722,26 @@ class DifferentialTest {
             describe("rangeCount(%d, " + ai + ", %d, " + bi + ")", a, b);
             long want = modelRange(ai, bi).size();
             expect(want, plain ? index.rangeCount(a, b) : index.rangeCount(a, ai, b, bi), "count");
+        }
+
+        /** A batch of one to eight ranges [a, b), each counted against the model. */
+        void rangeCountAll() {
+            int n = 1 + random.nextInt(8);
+            long[] from = new long[n];
+            long[] to = new long[n];
+            long[] want = new long[n];
+            for (int i = 0; i < n; i++) {
+                pickRange();
+                from[i] = a;
+                to[i] = b;
+                want[i] = modelRange(true, false).size();
+            }
+            long[] counts = new long[n];
+            index.rangeCountAll(from, to, counts);
+            for (int i = 0; i < n; i++) {
+                describe("rangeCountAll: range #" + i + " of " + n + ", [%d, %d)", from[i], to[i]);
+                expect(want[i], counts[i], "count");
+            }
         }
 
         void rangeVisit() {

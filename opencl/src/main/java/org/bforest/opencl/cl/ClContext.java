@@ -294,9 +294,38 @@ public final class ClContext implements AutoCloseable {
         // batches: little padding); for large ones 256 on a GPU, and on a CPU device (PoCL) the
         // largest it takes (4096 there), since it runs a group as one task and small groups cost
         // it a scheduling step each.
+        long local = workGroup(global);
+        sizes.setAtIndex(JAVA_LONG, 0, (global + local - 1) / local * local);
+        sizes.setAtIndex(JAVA_LONG, 1, local);
+        Cl.check(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, sizes.asSlice(JAVA_LONG.byteSize())),
+                "clEnqueueNDRangeKernel");
+    }
+
+    /** The work-group size of a launch of {@code global} work-items (see {@link #enqueue}). */
+    private long workGroup(long global) {
         boolean gpu = (device.type() & Cl.CL_DEVICE_TYPE_GPU) != 0;
         long big = gpu ? GPU_GROUP : device.maxWorkGroupSize();
-        long local = Math.max(1, Math.min(global <= SMALL_LAUNCH ? SMALL_GROUP : big, device.maxWorkGroupSize()));
+        return Math.max(1, Math.min(global <= SMALL_LAUNCH ? SMALL_GROUP : big, device.maxWorkGroupSize()));
+    }
+
+    /**
+     * {@link #enqueue} of a kernel whose work-items cooperate in runs of {@code group} (a power of
+     * two): the work-group size is a multiple of it, and argument {@code flagsArg} becomes the
+     * kernel's local memory, an {@code int} a work-item.
+     *
+     * @throws IllegalArgumentException if the device's work-groups cannot hold whole runs
+     */
+    public void enqueueGroups(MemorySegment kernel, long global, int group, int flagsArg) {
+        open();
+        if (global <= 0) {
+            return;
+        }
+        long local = workGroup(global);
+        if (local % group != 0) {
+            throw new IllegalArgumentException("a search group of " + group + " work-items does not divide the"
+                    + " work-group size " + local + " of " + device.name() + ": use a smaller group");
+        }
+        Cl.check(Cl.clSetKernelArg(kernel, flagsArg, 4 * local, MemorySegment.NULL), "clSetKernelArg(" + flagsArg + ", local)");
         sizes.setAtIndex(JAVA_LONG, 0, (global + local - 1) / local * local);
         sizes.setAtIndex(JAVA_LONG, 1, local);
         Cl.check(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, sizes.asSlice(JAVA_LONG.byteSize())),

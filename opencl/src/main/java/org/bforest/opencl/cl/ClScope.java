@@ -161,6 +161,13 @@ public final class ClScope implements AutoCloseable {
         }
     }
 
+    public void enqueueGroups(MemorySegment kernel, long global, int group, int flagsArg) {
+        synchronized (ctx) {
+            open();
+            ctx.enqueueGroups(kernel, global, group, flagsArg);
+        }
+    }
+
     public void run(MemorySegment kernel, long global, long local) {
         synchronized (ctx) {
             open();

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.bforest.opencl.DeviceSearch;
 import org.bforest.opencl.OpenClException;
 import org.bforest.opencl.cl.ClDevice;
 import org.bforest.opencl.cl.ClScope;
@@ -31,14 +32,16 @@ final class GpuBTree extends PagedTree {
     static final int MAX_BATCH = PagedTree.MAX_BATCH;
 
     private final MemorySegment kDescendLookup;
+    private final MemorySegment kDescendLookupGroup;
     private int[] innerCount;
     private int innerPages;
     private int root;
     private int height;
 
-    private GpuBTree(ClScope cl, int pageKeys, double fill, Image image) {
-        super("GpuBTree", "GPU B+-tree", cl, pageKeys, fill);
+    private GpuBTree(ClScope cl, int pageKeys, double fill, DeviceSearch search, Image image) {
+        super("GpuBTree", "GPU B+-tree", cl, pageKeys, fill, search);
         kDescendLookup = cl.kernel(program, "descend_lookup");
+        kDescendLookupGroup = search.group() > 1 ? cl.kernel(program, "descend_lookup_group") : null;
         install(image);
     }
 
@@ -51,7 +54,13 @@ final class GpuBTree extends PagedTree {
      * @throws OpenClException          when the device refuses (out of memory, a kernel that does not build)
      */
     static GpuBTree bulkLoad(ClDevice device, long[] keys, long[] values, int pageKeys, double fill) {
-        return load(device, keys, values, pageKeys, fill, true, (cl, image) -> new GpuBTree(cl, pageKeys, fill, image));
+        return bulkLoad(device, keys, values, pageKeys, fill, DeviceSearch.DEFAULT);
+    }
+
+    /** The same, searching batches as {@code search} says. */
+    static GpuBTree bulkLoad(ClDevice device, long[] keys, long[] values, int pageKeys, double fill, DeviceSearch search) {
+        return load(device, keys, values, pageKeys, fill, true,
+                (cl, image) -> new GpuBTree(cl, pageKeys, fill, search, image));
     }
 
     @Override
@@ -85,20 +94,28 @@ final class GpuBTree extends PagedTree {
      */
     @Override
     protected void enqueueLookup(long[] keys, int from, int n, long absent) {
+        int group = search.group();
+        MemorySegment k = group > 1 ? kDescendLookupGroup : kDescendLookup;
         int a = 0;
-        cl.arg(kDescendLookup, a++, store.innerKeys);
-        cl.arg(kDescendLookup, a++, store.innerKids);
-        cl.arg(kDescendLookup, a++, store.leafKeys);
-        cl.arg(kDescendLookup, a++, store.leafValues);
-        cl.arg(kDescendLookup, a++, pageKeys);
-        cl.arg(kDescendLookup, a++, height);
-        cl.arg(kDescendLookup, a++, root);
-        cl.arg(kDescendLookup, a++, store.scratch(Scratch.PATH, 4L * (height + 1) * n));
-        cl.arg(kDescendLookup, a++, store.scratch(Scratch.QUERIES, 16L * n));
-        cl.arg(kDescendLookup, a++, store.scratch(Scratch.OUT, 24L * n));
-        cl.arg(kDescendLookup, a++, absent);
-        cl.arg(kDescendLookup, a, n);
-        cl.enqueue(kDescendLookup, n);
+        cl.arg(k, a++, store.innerKeys);
+        cl.arg(k, a++, store.innerKids);
+        cl.arg(k, a++, store.leafKeys);
+        cl.arg(k, a++, store.leafValues);
+        cl.arg(k, a++, pageKeys);
+        cl.arg(k, a++, height);
+        cl.arg(k, a++, root);
+        cl.arg(k, a++, store.scratch(Scratch.PATH, 4L * (height + 1) * n));
+        cl.arg(k, a++, store.scratch(Scratch.QUERIES, 16L * n));
+        cl.arg(k, a++, store.scratch(Scratch.OUT, 24L * n));
+        cl.arg(k, a++, absent);
+        cl.arg(k, a++, n);
+        if (group == 1) {
+            cl.enqueue(k, n);
+            return;
+        }
+        cl.arg(k, a++, group);
+        cl.arg(k, a++, groupSpan());
+        cl.enqueueGroups(k, (long) n * group, group, a);
     }
 
     @Override

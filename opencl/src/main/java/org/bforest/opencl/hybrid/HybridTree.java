@@ -2,6 +2,7 @@ package org.bforest.opencl.hybrid;
 
 import java.lang.foreign.MemorySegment;
 import org.bforest.bstree.SharedInnerLevels;
+import org.bforest.opencl.DeviceSearch;
 import org.bforest.opencl.OpenClException;
 import org.bforest.opencl.cl.ClDevice;
 import org.bforest.opencl.cl.ClScope;
@@ -23,9 +24,9 @@ final class HybridTree extends PagedTree {
     private final MemorySegment kLookupAt;
     private SharedInnerLevels inner;
 
-    private HybridTree(ClScope cl, int pageKeys, double fill, Image image) {
-        super("HybridTree", "hybrid tree", cl, pageKeys, fill);
-        kLookupAt = cl.kernel(program, "lookup_at");
+    private HybridTree(ClScope cl, int pageKeys, double fill, DeviceSearch search, Image image) {
+        super("HybridTree", "hybrid tree", cl, pageKeys, fill, search);
+        kLookupAt = cl.kernel(program, search.group() > 1 ? "lookup_at_group" : "lookup_at");
         install(image);
     }
 
@@ -37,7 +38,13 @@ final class HybridTree extends PagedTree {
      * @throws OpenClException          when the device refuses (out of memory, a kernel that does not build)
      */
     static HybridTree bulkLoad(ClDevice device, long[] keys, long[] values, int pageKeys, double fill) {
-        return load(device, keys, values, pageKeys, fill, false, (cl, image) -> new HybridTree(cl, pageKeys, fill, image));
+        return bulkLoad(device, keys, values, pageKeys, fill, DeviceSearch.DEFAULT);
+    }
+
+    /** The same, searching batches as {@code search} says. */
+    static HybridTree bulkLoad(ClDevice device, long[] keys, long[] values, int pageKeys, double fill, DeviceSearch search) {
+        return load(device, keys, values, pageKeys, fill, false,
+                (cl, image) -> new HybridTree(cl, pageKeys, fill, search, image));
     }
 
     @Override
@@ -80,8 +87,15 @@ final class HybridTree extends PagedTree {
         cl.arg(kLookupAt, a++, store.scratch(Scratch.QUERIES, 16L * n));
         cl.arg(kLookupAt, a++, store.scratch(Scratch.OUT, 24L * n));
         cl.arg(kLookupAt, a++, absent);
-        cl.arg(kLookupAt, a, n);
-        cl.enqueue(kLookupAt, n);
+        cl.arg(kLookupAt, a++, n);
+        int group = search.group();
+        if (group == 1) {
+            cl.enqueue(kLookupAt, n);
+            return;
+        }
+        cl.arg(kLookupAt, a++, group);
+        cl.arg(kLookupAt, a++, groupSpan());
+        cl.enqueueGroups(kLookupAt, (long) n * group, group, a);
     }
 
     @Override

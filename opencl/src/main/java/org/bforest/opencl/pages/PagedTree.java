@@ -5,6 +5,7 @@ import java.lang.ref.Cleaner;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bforest.NativeLongIndex;
+import org.bforest.opencl.DeviceSearch;
 import org.bforest.opencl.OpenClException;
 import org.bforest.opencl.cl.ClScope;
 import org.bforest.opencl.cl.ClDevice;
@@ -64,6 +65,8 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     /** 64-slot windows a page: the shared layer's leaves. */
     private final int windows;
     protected final double fill;
+    /** How look-up batches are ordered and searched on the device. */
+    protected final DeviceSearch search;
     private final Cleaner.Cleanable cleanable;
     /** The kernels of kernels/gpu_btree.cl, this tree's own objects (their arguments are per kernel object). */
     protected final MemorySegment program;
@@ -86,8 +89,13 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     private volatile boolean closed;
 
     /** {@code what}: the structure's name in messages, e.g. "GPU B+-tree". */
-    protected PagedTree(String name, String what, ClScope cl, int pageKeys, double fill) {
+    protected PagedTree(String name, String what, ClScope cl, int pageKeys, double fill, DeviceSearch search) {
         super(name);
+        this.search = java.util.Objects.requireNonNull(search, "search");
+        if (search.group() > 1 && search.group() > cl.device().maxWorkGroupSize()) {
+            throw new IllegalArgumentException("a search group of " + search.group() + " work-items is larger than "
+                    + cl.device().name() + "'s work-groups (" + cl.device().maxWorkGroupSize() + ")");
+        }
         this.what = what;
         this.cl = cl;
         this.pageKeys = pageKeys;
@@ -104,6 +112,15 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         // The safety net: an index nobody closed gives its device memory back when collected.
         // The action holds the scope, never the tree.
         cleanable = CLEANER.register(this, cl::close);
+    }
+
+    /** For a group search: the least power of the group's width that covers a page. */
+    protected final int groupSpan() {
+        int span = 1;
+        while (span < pageKeys) {
+            span *= search.group();
+        }
+        return span;
     }
 
     /** A subclass's constructor: the tree over an image, in a scope of its own. */
@@ -281,13 +298,32 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         open();
         for (int from = 0; from < keys.length; from += MAX_BATCH) {
             int n = Math.min(MAX_BATCH, keys.length - from);
-            lookUp(keys, from, n, values, absent, null);
+            if (!reorders(n)) {
+                lookUp(keys, from, n, values, absent, null);
+                continue;
+            }
+            // The queries in the device search's order, the answers back in the caller's.
+            int[] perm = QueryOrders.permutation(keys, from, n, search.order(), 2 * leafPages);
+            long[] q = new long[n];
+            for (int i = 0; i < n; i++) {
+                q[i] = keys[from + perm[i]];
+            }
+            long[] out = new long[n];
+            lookUp(q, 0, n, out, absent, null);
+            for (int i = 0; i < n; i++) {
+                values[from + perm[i]] = out[i];
+            }
         }
         for (int i = 0; i < keys.length; i++) {
             if (keys[i] == MAXKEY) {
                 values[i] = getMax(absent);
             }
         }
+    }
+
+    /** Whether a look-up batch of n is reordered before it goes to the device (not worth it for a few keys). */
+    private boolean reorders(int n) {
+        return search.order() != DeviceSearch.QueryOrder.AS_GIVEN && n >= 64;
     }
 
     /** Looks up keys[from, from + n) into values[from, ...) and, if asked, their slots. */
@@ -885,6 +921,97 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
             action.accept(MAXKEY, maxValue);
             checkUnchanged(expected);
         }
+    }
+
+    // ---- range counts: every bound searched on the device --------------------------------------
+
+    /**
+     * {@code counts[i]} = the keys in {@code [from[i], to[i])}: every bound of up to
+     * {@value #MAX_BATCH} / 2 ranges searched in one lookup launch (the same descent as
+     * {@link #getAll}), each bound's rank then the keys of the pages before its leaf in chain
+     * order (from the host's occupancy) plus its insertion point in the leaf. No window is read,
+     * however long the range.
+     */
+    @Override
+    public void rangeCountAll(long[] from, long[] to, long[] counts) {
+        BatchArguments.checkRangeCountAll(from, to, counts);
+        open();
+        int chunk = MAX_BATCH / 2;
+        long[] bounds = new long[2 * Math.min(chunk, from.length)];
+        long[] ranks = new long[bounds.length];
+        for (int at = 0; at < from.length; at += chunk) {
+            int m = Math.min(chunk, from.length - at);
+            System.arraycopy(from, at, bounds, 0, m);
+            System.arraycopy(to, at, bounds, m, m);
+            ranks(bounds, 2 * m, ranks);
+            for (int i = 0; i < m; i++) {
+                counts[at + i] = from[at + i] < to[at + i] ? ranks[m + i] - ranks[i] : 0;
+            }
+        }
+    }
+
+    /** One range of the shared layer's {@code rangeCount}: both bounds in one launch. */
+    @Override
+    protected long countInLeaves(long from, long to) {
+        open();
+        long[] ranks = new long[2];
+        ranks(new long[] {from, to}, 2, ranks);
+        return ranks[1] - ranks[0];
+    }
+
+    /** {@code ranks[i]} = how many keys of the leaves are below {@code bounds[i]}, for i < n. */
+    private void ranks(long[] bounds, int n, long[] ranks) {
+        if (reorders(n)) {
+            int[] perm = QueryOrders.permutation(bounds, 0, n, search.order(), 2 * leafPages);
+            long[] q = new long[n];
+            for (int i = 0; i < n; i++) {
+                q[i] = bounds[perm[i]];
+            }
+            long[] r = new long[n];
+            searchRanks(q, n, r);
+            for (int i = 0; i < n; i++) {
+                ranks[perm[i]] = r[i];
+            }
+        } else {
+            searchRanks(bounds, n, ranks);
+        }
+    }
+
+    /** {@link #ranks} of bounds in the order given. */
+    private void searchRanks(long[] bounds, int n, long[] ranks) {
+        synchronized (cl.lock()) {
+            reserveBatch(n);
+            // Long.MAX_VALUE is searched like any key (the padding answers it); its rank is every key.
+            store.writeLongs(store.scratch(Scratch.QUERIES, 16L * n), 0, bounds, 0, n, null, 0, 0);
+            enqueueLookup(bounds, 0, n, 0);
+            long[] at = found(n, null);
+            long[] before = chainBefore();
+            long all = size - (hasMax ? 1 : 0);
+            for (int i = 0; i < n; i++) {
+                long slot = at[i];
+                ranks[i] = bounds[i] == MAXKEY ? all : before[(int) at[n + i]] + (slot >= 0 ? slot : -slot - 1);
+            }
+        }
+    }
+
+    /** Keys in the leaf pages before each page in chain order; recomputed (one pass over the chain) after a write. */
+    private long[] chainBefore = new long[0];
+    private long chainBeforeStamp = -1;
+
+    private long[] chainBefore() {
+        long s = stamp;
+        if (chainBeforeStamp != s || chainBefore.length < leafPages) {
+            if (chainBefore.length < leafPages) {
+                chainBefore = new long[leafCount.length];
+            }
+            long sum = 0;
+            for (int p = 0; p != NONE; p = leafNextPage[p]) {   // page 0 is always first: a split keeps the left piece
+                chainBefore[p] = sum;
+                sum += leafCount[p];
+            }
+            chainBeforeStamp = s;
+        }
+        return chainBefore;
     }
 
     @Override

@@ -58,12 +58,12 @@ inline int job_of(__global const int *starts, int jobs, int i)
     return lo;
 }
 
-// Query i's answer in leaf page p: value, slot (or -(insertion point) - 1) and page into out.
-inline void leaf_lookup(__global const long *keys, __global const long *values, int page_keys, int p, long q,
-                        __global long *out, long absent, int n, int i)
+// Query i's answer in leaf page p, where r keys are <= q: value, slot (or -(insertion point) - 1)
+// and page into out.
+inline void leaf_answer(__global const long *keys, __global const long *values, int page_keys, int p, long q,
+                        int r, __global long *out, long absent, int n, int i)
 {
     long base = (long) p * page_keys;
-    int r = rank_le(keys + base, page_keys, q);
     bool hit = r > 0 && keys[base + r - 1] == q;
     out[i] = hit ? values[base + r - 1] : absent;
     out[n + i] = hit ? r - 1 : -r - 1;
@@ -103,7 +103,7 @@ __kernel void descend_lookup(__global const long *inner_keys,
         p = kids[(long) p * (page_keys + 1) + r];
         path[(long) (row + 1) * n + i] = p;
     }
-    leaf_lookup(keys, values, page_keys, p, q, out, absent, n, i);
+    leaf_answer(keys, values, page_keys, p, q, rank_le(keys + (long) p * page_keys, page_keys, q), out, absent, n, i);
 }
 
 // The hybrid tree's leaf level: the CPU has descended its inner levels and left each query's leaf
@@ -119,7 +119,108 @@ __kernel void lookup_at(__global const long *keys,
 {
     int i = get_global_id(0);
     if (i < n) {
-        leaf_lookup(keys, values, page_keys, pages[i], queries[i], out, absent, n, i);
+        int p = pages[i];
+        long q = queries[i];
+        leaf_answer(keys, values, page_keys, p, q, rank_le(keys + (long) p * page_keys, page_keys, q), out, absent, n, i);
+    }
+}
+
+// ---- group search: a few work-items cooperate on one query's page ---------------------------------
+//
+// What later GPU trees found fast (Awad et al., PPoPP'19: a warp cooperating on a node; Harmonia,
+// PPoPP'19: thread groups narrowed to the node's fanout): `group` consecutive work-items (a power
+// of two, at most 64) search one query's page together, a group-ary search instead of a binary
+// one. Each step splits the range into group pieces; item t compares the last key of piece t; the
+// number of pieces whose last key is <= q, counted through local memory, says which piece holds
+// the answer. The range starts at the least power of group that covers the page (keys past the
+// page count as greater than everything), so every query takes the same steps and the barriers
+// are reached by every item of the work-group; items past the batch's end search a copy of its
+// last query and write nothing.
+
+// How many of the page's keys are <= q: the group's items t = 0 .. group - 1 call it together
+// with the same p and q; flags is the group's stretch of local memory.
+inline int group_rank_le(__global const long *p, int page_keys, int span, long q, int t, int group,
+                         __local int *flags)
+{
+    int base = 0;
+    while (span > 1) {
+        span /= group;
+        int last = base + (t + 1) * span - 1;
+        flags[t] = last < page_keys && p[last] <= q ? 1 : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        int c = 0;
+        for (int u = 0; u < group; u++) {
+            c += flags[u];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        base += c * span;
+    }
+    return base;
+}
+
+// descend_lookup with group work-items a query (global size n * group, a multiple of the
+// work-group size, which is a multiple of group); span: the least power of group >= page_keys.
+__kernel void descend_lookup_group(__global const long *inner_keys,
+                                   __global const int *kids,
+                                   __global const long *keys,
+                                   __global const long *values,
+                                   const int page_keys,
+                                   const int height,
+                                   const int root,
+                                   __global int *path,
+                                   __global const long *queries,
+                                   __global long *out,
+                                   const long absent,
+                                   const int n,
+                                   const int group,
+                                   const int span,
+                                   __local int *flags)
+{
+    int g = get_global_id(0);
+    int t = g & (group - 1);
+    int i = g / group;
+    bool writes = i < n && t == 0;
+    long q = queries[min(i, n - 1)];
+    __local int *mine = flags + (get_local_id(0) - t);
+    int p = root;
+    if (writes) {
+        path[i] = p;
+    }
+    for (int row = 0; row < height; row++) {
+        int r = group_rank_le(inner_keys + (long) p * page_keys, page_keys, span, q, t, group, mine);
+        p = kids[(long) p * (page_keys + 1) + r];
+        if (writes) {
+            path[(long) (row + 1) * n + i] = p;
+        }
+    }
+    int r = group_rank_le(keys + (long) p * page_keys, page_keys, span, q, t, group, mine);
+    if (writes) {
+        leaf_answer(keys, values, page_keys, p, q, r, out, absent, n, i);
+    }
+}
+
+// lookup_at with group work-items a query (see descend_lookup_group).
+__kernel void lookup_at_group(__global const long *keys,
+                              __global const long *values,
+                              const int page_keys,
+                              __global const int *pages,
+                              __global const long *queries,
+                              __global long *out,
+                              const long absent,
+                              const int n,
+                              const int group,
+                              const int span,
+                              __local int *flags)
+{
+    int g = get_global_id(0);
+    int t = g & (group - 1);
+    int i = g / group;
+    int j = min(i, n - 1);
+    int p = pages[j];
+    long q = queries[j];
+    int r = group_rank_le(keys + (long) p * page_keys, page_keys, span, q, t, group, flags + (get_local_id(0) - t));
+    if (i < n && t == 0) {
+        leaf_answer(keys, values, page_keys, p, q, r, out, absent, n, i);
     }
 }
 

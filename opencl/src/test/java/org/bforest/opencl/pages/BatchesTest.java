@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.bforest.NativeLongIndex;
+import org.bforest.opencl.DeviceSearch;
 import org.bforest.opencl.OpenClTesting;
 import org.bforest.opencl.cl.ClDevice;
 import org.bforest.opencl.gpubtree.GpuBTrees;
@@ -23,18 +24,24 @@ class BatchesTest {
      * splits pages at several levels, with the invariants checked after each batch.
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"gpu-btree", "hybrid"})
-    void batchedUpdatesMatchTreeMap(String structure) {
+    @ValueSource(strings = {"gpu-btree", "hybrid", "gpu-btree AS_GIVEN 8", "hybrid SORTED 4", "gpu-btree SORTED 64",
+            "hybrid PARTIAL 16"})
+    void batchedUpdatesMatchTreeMap(String variant) {
+        // "structure [order group]": the default device search, or the one named
+        String[] words = variant.split(" ");
+        String structure = words[0];
+        DeviceSearch search = words.length == 1 ? DeviceSearch.DEFAULT
+                : new DeviceSearch(DeviceSearch.QueryOrder.valueOf(words[1]), Integer.parseInt(words[2]));
         ClDevice device = OpenClTesting.handle();
         long seed = Long.getLong("bforest.seed", Boolean.getBoolean("bforest.soak") ? System.nanoTime() : 0x5EED_17L);
         SplittableRandom r = new SplittableRandom(seed);
         for (int pageKeys : new int[] {2, 64, 200}) {
             TreeMap<Long, Long> model = new TreeMap<>();
             long span = 1 + r.nextInt(3_000);
-            try (NativeLongIndex t = structure.equals("hybrid") ? HybridTrees.create(device, pageKeys, new long[0], null)
-                    : GpuBTrees.create(device, pageKeys, new long[0], null)) {
+            try (NativeLongIndex t = structure.equals("hybrid") ? HybridTrees.create(device, pageKeys, search, new long[0], null)
+                    : GpuBTrees.create(device, pageKeys, search, new long[0], null)) {
                 for (int round = 0; round < 40; round++) {
-                    String at = structure + ", seed " + seed + " (-Dbforest.seed), page keys " + pageKeys + ", round " + round;
+                    String at = variant + ", seed " + seed + " (-Dbforest.seed), page keys " + pageKeys + ", round " + round;
                     int n = r.nextInt(round % 10 == 9 ? 3_000 : 200) + 1;
                     long[] keys = new long[n];
                     for (int i = 0; i < n; i++) {
@@ -83,6 +90,17 @@ class BatchesTest {
                     t.getAll(keys, got, ABSENT);
                     for (int i = 0; i < n; i++) {
                         assertEquals(want(model, keys[i]), got[i], at + ": getAll of " + keys[i]);
+                    }
+                    // The batch's keys as range bounds, paired at random: short, long, empty, inverted ranges.
+                    long[] to = new long[n];
+                    for (int i = 0; i < n; i++) {
+                        to[i] = keys[r.nextInt(n)] + r.nextInt(3) - 1;
+                    }
+                    long[] counts = new long[n];
+                    t.rangeCountAll(keys, to, counts);
+                    for (int i = 0; i < n; i++) {
+                        long want = keys[i] < to[i] ? model.subMap(keys[i], true, to[i], false).size() : 0;
+                        assertEquals(want, counts[i], at + ": rangeCountAll of [" + keys[i] + ", " + to[i] + ")");
                     }
                     if (!model.isEmpty()) {
                         assertEquals(model.firstKey(), t.firstKey(), at);
