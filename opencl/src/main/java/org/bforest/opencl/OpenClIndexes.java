@@ -70,6 +70,17 @@ public final class OpenClIndexes {
     }
 
     /**
+     * {@link #gpuBTree(OpenClDevice, int, long[], long[])} whose look-up batches are ordered and
+     * searched on the device as {@code search} says (the default: {@link DeviceSearch#DEFAULT}).
+     */
+    public static NativeLongIndex gpuBTree(OpenClDevice device, int pageKeys, DeviceSearch search, long[] sortedKeys,
+                                           long[] values) {
+        Objects.requireNonNull(device, "device");
+        Objects.requireNonNull(search, "search");
+        return GpuBTrees.create(device.handle(), pageKeys, search, sortedKeys, values);
+    }
+
+    /**
      * An empty hybrid tree on the default device: the BS-tree's inner levels on the CPU, leaf
      * pages of {@value #DEFAULT_PAGE_KEYS} keys on the device (the paper's proposal for future
      * work). The CPU descends a whole batch and hands the leaf ids to the device.
@@ -104,5 +115,16 @@ public final class OpenClIndexes {
     public static NativeLongIndex hybridTree(OpenClDevice device, int pageKeys, long[] sortedKeys, long[] values) {
         Objects.requireNonNull(device, "device");
         return HybridTrees.create(device.handle(), pageKeys, sortedKeys, values);
+    }
+
+    /**
+     * {@link #hybridTree(OpenClDevice, int, long[], long[])} whose look-up batches are ordered
+     * and searched on the device as {@code search} says (the default: {@link DeviceSearch#DEFAULT}).
+     */
+    public static NativeLongIndex hybridTree(OpenClDevice device, int pageKeys, DeviceSearch search, long[] sortedKeys,
+                                             long[] values) {
+        Objects.requireNonNull(device, "device");
+        Objects.requireNonNull(search, "search");
+        return HybridTrees.create(device.handle(), pageKeys, search, sortedKeys, values);
     }
 }

@@ -1,0 +1,123 @@
+package org.bforest.bench.jmh;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.bforest.NativeLongIndex;
+import org.bforest.bench.datasets.Dataset;
+import org.bforest.bench.datasets.SyntheticDatasets;
+import org.bforest.bench.structures.Values;
+import org.bforest.opencl.DeviceSearch;
+import org.bforest.opencl.OpenClDevice;
+import org.bforest.opencl.OpenClIndexes;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The later GPU trees' techniques on the OpenCL trees (issue 17), one {@link DeviceSearch} per
+ * forked JVM: the queries' order on the device (as given, partially sorted as Harmonia does,
+ * fully sorted) and the work-items a query (1, or a group searching one page together as in Awad
+ * et al. and Harmonia). Scores are operations per microsecond (millions a second).
+ *
+ * <ul>
+ *   <li>{@link #getAll}: one {@code getAll} of {@value #BATCH} present keys drawn uniformly
+ *       (workload A's keys, handed over as one batch, as {@code ./bforest bench --batch 1M} does).</li>
+ *   <li>{@link #rangeCountAll}: one {@code rangeCountAll} of {@value #RANGES} ranges, each from a
+ *       present key to 1/100,000 of the key space above it (about 100 keys at 10M).</li>
+ * </ul>
+ *
+ * <p>Keys: the bench's {@code uniform} dataset, {@code -p keys=10M} by default, on the device
+ * {@code -Dbforest.opencl.device} names (else the first GPU, else the first device; on these
+ * machines PoCL, a CPU emulation). Run: {@code ./bforest jmh DeviceSearchBenchmark} (every
+ * combination); {@code ./bforest jmh DeviceSearchBenchmark -p structure=hybrid -p group=1}.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
+    "-Xmx12g"})
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class DeviceSearchBenchmark {
+    static final int BATCH = 1 << 20;
+    static final int RANGES = 1 << 19;
+
+    @State(Scope.Thread)
+    public static class Tree {
+        @Param({"10M"})
+        public String keys;
+
+        @Param({"gpu-btree", "hybrid"})
+        public String structure;
+
+        @Param({"AS_GIVEN", "PARTIAL", "SORTED"})
+        public String order;
+
+        @Param({"1", "8"})
+        public int group;
+
+        NativeLongIndex index;
+        long[] queries;
+        long[] from;
+        long[] to;
+        long[] out;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            Dataset d = SyntheticDatasets.uniform(IndexBenchmark.keyCount(keys), 0, SyntheticDatasets.UNIFORM_SEED);
+            long[] loaded = d.loaded();
+            DeviceSearch search = new DeviceSearch(DeviceSearch.QueryOrder.valueOf(order), group);
+            OpenClDevice device = OpenClDevice.choose();
+            index = switch (structure) {
+                case "gpu-btree" -> OpenClIndexes.gpuBTree(device, OpenClIndexes.DEFAULT_PAGE_KEYS, search, loaded,
+                        Values.of(loaded));
+                case "hybrid" -> OpenClIndexes.hybridTree(device, OpenClIndexes.DEFAULT_PAGE_KEYS, search, loaded,
+                        Values.of(loaded));
+                default -> throw new IllegalArgumentException("structure is gpu-btree or hybrid, not " + structure);
+            };
+            SplittableRandom r = new SplittableRandom(7);
+            queries = new long[BATCH];
+            for (int i = 0; i < BATCH; i++) {
+                queries[i] = loaded[r.nextInt(loaded.length)];
+            }
+            from = new long[RANGES];
+            to = new long[RANGES];
+            for (int i = 0; i < RANGES; i++) {
+                from[i] = loaded[r.nextInt(loaded.length)];
+                to[i] = from[i] + (Long.MAX_VALUE / 100_000);
+            }
+            out = new long[BATCH];
+            System.out.println("# device: " + device.name() + (device.isEmulation() ? " (a CPU emulation)" : "") + "; "
+                    + index);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            index.close();
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public long getAll(Tree t) {
+        t.index.getAll(t.queries, t.out, Values.ABSENT);
+        return t.out[0] + t.out[BATCH - 1];
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(RANGES)
+    public long rangeCountAll(Tree t) {
+        t.index.rangeCountAll(t.from, t.to, t.out);
+        return t.out[0] + t.out[RANGES - 1];
+    }
+}
