@@ -46,8 +46,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
     "-Xmx12g"})
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 5, time = 2)
+@Warmup(iterations = 4, time = 2)
+@Measurement(iterations = 8, time = 2)
 public class DeviceSearchBenchmark {
     static final int BATCH = 1 << 20;
     static final int RANGES = 1 << 19;
