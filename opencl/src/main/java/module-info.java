@@ -7,7 +7,7 @@
  * {@code --enable-native-access=org.bforest.opencl} (or {@code ALL-UNNAMED} on the class path).
  */
 module org.bforest.opencl {
-    requires org.bforest;
+    requires transitive org.bforest;
 
     exports org.bforest.opencl;
 }

@@ -137,6 +137,11 @@ final class GpuBTree extends PagedTree {
         public int innerPages() {
             return inners;
         }
+
+        @Override
+        public List<Level> levels() {
+            return levels;
+        }
     }
 
     @Override

@@ -30,6 +30,8 @@ public final class PageStore {
     public int innerCapacity;
     private final MemorySegment[] scratch = new MemorySegment[Scratch.values().length];
     private final long[] scratchBytes = new long[Scratch.values().length];
+    /** Tests only: the device bytes beyond which an allocation fails (see {@link #limitBytes}). */
+    private long limit = Long.MAX_VALUE;
 
     public PageStore(ClScope cl, int pageKeys) {
         this.cl = cl;
@@ -71,13 +73,13 @@ public final class PageStore {
         try {
             if (leaves > leafCapacity) {
                 newLeafCap = grown(leafCapacity, leaves);
-                nlk = cl.buffer(8L * pageKeys * newLeafCap);
-                nlv = cl.buffer(8L * pageKeys * newLeafCap);
+                nlk = allocate(8L * pageKeys * newLeafCap);
+                nlv = allocate(8L * pageKeys * newLeafCap);
             }
             if (inners > innerCapacity) {
                 newInnerCap = grown(innerCapacity, inners);
-                nik = cl.buffer(8L * pageKeys * newInnerCap);
-                nic = cl.buffer(4L * (pageKeys + 1) * newInnerCap);
+                nik = allocate(8L * pageKeys * newInnerCap);
+                nic = allocate(4L * (pageKeys + 1) * newInnerCap);
             }
         } catch (RuntimeException e) {
             for (MemorySegment m : new MemorySegment[] {nlk, nlv, nik, nic}) {
@@ -107,6 +109,24 @@ public final class PageStore {
         }
     }
 
+    /**
+     * For tests: from now on, an allocation that would take the device bytes held past
+     * {@code bytes} fails as a device out of memory does, so that tests can check that a batch
+     * that cannot get its memory leaves the tree as it was.
+     */
+    void limitBytes(long bytes) {
+        limit = bytes;
+    }
+
+    /** A device buffer, or the failure a device out of memory gives (the test limit of {@link #limitBytes}). */
+    private MemorySegment allocate(long bytes) {
+        if (limit != Long.MAX_VALUE && bytes() + bytes > limit) {
+            throw new org.bforest.opencl.OpenClException("clCreateBuffer failed: CL_MEM_OBJECT_ALLOCATION_FAILURE (-4)"
+                    + " (the test limit of " + limit + " device bytes)", -4);
+        }
+        return cl.buffer(bytes);
+    }
+
     private static int grown(int capacity, int need) {
         long g = Math.max(need, capacity + (capacity >> 1) + 1L);
         return (int) Math.min(g, Integer.MAX_VALUE - 8);
@@ -118,7 +138,7 @@ public final class PageStore {
         bytes = Math.max(bytes, 64);
         if (scratchBytes[r] < bytes) {
             long want = Math.max(bytes, scratchBytes[r] + (scratchBytes[r] >> 1));
-            MemorySegment fresh = cl.buffer(want);
+            MemorySegment fresh = allocate(want);
             if (scratch[r] != null) {
                 cl.release(scratch[r]);
             }

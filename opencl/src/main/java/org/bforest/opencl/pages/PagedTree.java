@@ -2,7 +2,9 @@ package org.bforest.opencl.pages;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bforest.NativeLongIndex;
 import org.bforest.opencl.DeviceSearch;
@@ -51,14 +53,21 @@ import org.bforest.util.SortedInput;
 public abstract class PagedTree extends LeafChainIndex implements NativeLongIndex {
     /** Queries handed to the device at once: bounds the per-batch device buffers (about 40 bytes a query). */
     public static final int MAX_BATCH = 1 << 20;
-    /** Entries one merge launch produces at most (its scratch is 16 bytes an entry). */
-    static final int MAX_MERGE = 1 << 24;
+    /**
+     * Entries one merge launch produces at most, and one visit-all launch packs: their scratch is 16
+     * bytes an entry and is kept for the next batch, so this bounds it (32 MB). 2M work-items a
+     * launch fill any GPU; a batch that merges more (1M random inserts into 10M keys rewrite all
+     * 11M entries) takes a few launches.
+     */
+    static final int MAX_LAUNCH_ENTRIES = 1 << 21;
     private static final int WINDOW = MAX_SLOTS;
     private static final int JOB = 6;
     private static final AtomicLong IDS = new AtomicLong();
     private static final Cleaner CLEANER = Cleaner.create();
 
     private final long id = IDS.incrementAndGet();
+    /** {@link #MAX_LAUNCH_ENTRIES}, lower in tests so that batches span several launches. */
+    private int launchEntries = MAX_LAUNCH_ENTRIES;
     protected final ClScope cl;
     protected final PageStore store;
     protected final int pageKeys;
@@ -225,6 +234,11 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     protected interface UpperPlan {
         /** Inner pages the device must have room for. */
         int innerPages();
+
+        /** The levels above the leaves that the device will merge into (none for a CPU upper part). */
+        default List<Level> levels() {
+            return List.of();
+        }
     }
 
     /**
@@ -550,8 +564,12 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
             }
             UpperPlan upper = planUpper(leaves, n);
 
-            // Room first: if the device is out of memory, nothing has changed yet.
+            // Room first, pages and every launch's scratch: if the device is out of memory,
+            // nothing has changed yet.
             store.ensure(leafPages + newLeaves, upper.innerPages());
+            List<Level> levels = new ArrayList<>(upper.levels());
+            levels.add(leaves);
+            reserveMerges(false, levels);
             growHost(leafPages + newLeaves);
 
             replace(n);
@@ -626,7 +644,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     /**
      * Runs a level's jobs on the device: merges (or, for deletes, compacts) each page's entries
      * with its run into scratch, then scatters the result over the job's pages. Jobs go in groups
-     * of at most {@value #MAX_MERGE} result entries. Returns the first key of every piece after
+     * of at most {@value #MAX_LAUNCH_ENTRIES} result entries. Returns the first key of every piece after
      * the first, in job order: the separators the level above inserts.
      */
     protected final long[] merge(Level lv, boolean delete) {
@@ -636,21 +654,60 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         }
         long[] promoted = new long[promotedCount];
         int pAt = 0;
-        int j0 = 0;
-        while (j0 < lv.jobs) {
-            long items = 0;
-            long results = 0;
-            int j1 = j0;
-            while (j1 < lv.jobs && (j1 == j0 || results + lv.total(j1, delete) <= MAX_MERGE
-                    && items + (long) lv.pieces[j1] * pageKeys <= Integer.MAX_VALUE / 2)) {
-                results += lv.total(j1, delete);
-                items += (long) lv.pieces[j1] * pageKeys;
-                j1++;
-            }
+        for (int j0 = 0, j1; j0 < lv.jobs; j0 = j1) {
+            j1 = groupEnd(lv, delete, j0);
             pAt = mergeGroup(lv, delete, j0, j1, promoted, pAt);
-            j0 = j1;
         }
         return promoted;
+    }
+
+    /** The end of the launch group that starts at job j0: at most {@link #launchEntries} results, unless one job has more. */
+    private int groupEnd(Level lv, boolean delete, int j0) {
+        long items = 0;
+        long results = 0;
+        int j1 = j0;
+        while (j1 < lv.jobs && (j1 == j0 || results + lv.total(j1, delete) <= launchEntries
+                && items + (long) lv.pieces[j1] * pageKeys <= Integer.MAX_VALUE / 2)) {
+            results += lv.total(j1, delete);
+            items += (long) lv.pieces[j1] * pageKeys;
+            j1++;
+        }
+        return j1;
+    }
+
+    /**
+     * Grows, before anything on the device changes, every scratch buffer the merge launches of
+     * these levels will use to the largest size any of them needs (the sizes of
+     * {@link #mergeGroup}), so that a device out of memory fails here and leaves the index as it was.
+     */
+    private void reserveMerges(boolean delete, Iterable<Level> levels) {
+        long meta = 0;
+        long runs = 0;
+        long results = 0;
+        long gathers = 0;
+        for (Level lv : levels) {
+            for (int j0 = 0, j1; j0 < lv.jobs; j0 = j1) {
+                j1 = groupEnd(lv, delete, j0);
+                int g = j1 - j0;
+                long r = 0;
+                long gs = 0;
+                for (int j = j0; j < j1; j++) {
+                    r += lv.total(j, delete);
+                    gs += lv.pieces[j] - 1;
+                }
+                long destN = lv.dest[j1 - 1] + lv.pieces[j1 - 1] - lv.dest[j0];
+                long runN = lv.run[j1 - 1] + lv.runLen[j1 - 1] - lv.run[j0];
+                meta = Math.max(meta, (long) JOB * g + 3L * g + 2 + destN + gs);
+                runs = Math.max(runs, runN);
+                results = Math.max(results, r);
+                gathers = Math.max(gathers, gs);
+            }
+        }
+        store.scratch(Scratch.JOBS, 4L * meta);
+        store.scratch(Scratch.RUN_KEYS, 16L * runs);
+        store.scratch(Scratch.MERGED_KEYS, 8L * results);
+        store.scratch(Scratch.MERGED_VALUES, 8L * results);
+        store.scratch(Scratch.GATHERED, 8L * gathers);
     }
 
     private int mergeGroup(Level lv, boolean delete, int j0, int j1, long[] promoted, int pAt) {
@@ -799,6 +856,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
                 lv.runLen[j]++;
                 lv.runKeys[r++] = keys[from + i];
             }
+            reserveMerges(true, List.of(lv));   // out of memory here: nothing has changed
             merge(lv, true);
             for (j = 0; j < lv.jobs; j++) {
                 leafCount[lv.page[j]] -= lv.runLen[j];
@@ -851,12 +909,27 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         stamp++;
     }
 
-    /** Entries one visit-all launch packs at most (then they come back, two transfers, and the next go). */
-    static final int VISIT_CHUNK = 1 << 22;
+    /**
+     * For tests: device allocations that would take this tree past {@code bytes} fail as a device
+     * out of memory does ({@link OpenClException}, {@code CL_MEM_OBJECT_ALLOCATION_FAILURE}).
+     */
+    void limitDeviceBytes(long bytes) {
+        store.limitBytes(bytes);
+    }
+
+    /** Device bytes held (pages at capacity and scratch). */
+    long deviceBytes() {
+        return store.bytes();
+    }
+
+    /** For tests: merges and visit-all launches of at most {@code entries} entries (a page's job may exceed it alone). */
+    void limitLaunches(int entries) {
+        launchEntries = Math.max(1, Math.min(MAX_LAUNCH_ENTRIES, entries));
+    }
 
     /**
      * Visit-all: the leaf pages' entries packed on the device in chain order, up to
-     * {@value #VISIT_CHUNK} at a launch, and brought back in two transfers, instead of two a
+     * {@value #MAX_LAUNCH_ENTRIES} at a launch, and brought back in two transfers, instead of two a
      * 64-entry window; {@code Long.MAX_VALUE} last, from the host.
      */
     @Override
@@ -871,7 +944,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
             int jobs = 0;
             int items = 0;
             // Pages in chain order until the chunk is full (a page larger than a chunk goes alone).
-            while (page != NONE && (jobs == 0 || items + leafCount[page] <= VISIT_CHUNK)) {
+            while (page != NONE && (jobs == 0 || items + leafCount[page] <= launchEntries)) {
                 if (leafCount[page] > 0) {
                     if (jobs == pages.length) {
                         pages = Arrays.copyOf(pages, jobs * 2);

@@ -40,6 +40,10 @@ class BatchesTest {
             long span = 1 + r.nextInt(3_000);
             try (NativeLongIndex t = structure.equals("hybrid") ? HybridTrees.create(device, pageKeys, search, new long[0], null)
                     : GpuBTrees.create(device, pageKeys, search, new long[0], null)) {
+                if (pageKeys == 64) {
+                    // Merges and visit-all launches of at most 150 entries: batches span many launches.
+                    ((PagedTree) t).limitLaunches(150);
+                }
                 for (int round = 0; round < 40; round++) {
                     String at = variant + ", seed " + seed + " (-Dbforest.seed), page keys " + pageKeys + ", round " + round;
                     int n = r.nextInt(round % 10 == 9 ? 3_000 : 200) + 1;
