@@ -31,9 +31,10 @@ final class QueryOrders {
             return perm;
         }
         int[] tmp = new int[n];
-        int[] count = new int[(1 << MAX_BITS) + 1];
         int want = order == QueryOrder.SORTED ? n : Math.min(buckets, n);
         int bits = Math.max(1, Math.min(MAX_BITS, 32 - Integer.numberOfLeadingZeros(want - 1)));
+        // No pass uses more buckets than the batch has keys (a bucket's own pass: than it has).
+        int[] count = new int[(1 << Math.max(bits, Math.min(MAX_BITS, 32 - Integer.numberOfLeadingZeros(n - 1)))) + 1];
         sort(keys, from, perm, 0, n, tmp, count, bits, order == QueryOrder.SORTED);
         return perm;
     }
