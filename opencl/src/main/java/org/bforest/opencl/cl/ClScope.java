@@ -1,8 +1,12 @@
 package org.bforest.opencl.cl;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Set;
 import org.bforest.opencl.OpenClException;
 
@@ -22,10 +26,19 @@ public final class ClScope implements AutoCloseable {
     private final Set<MemorySegment> kernels = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
     /**
-     * Host memory of writes still in flight ({@link #writeAsync}): freed after the next blocking
-     * call of this scope, by which time the in-order queue has passed them.
+     * Host memory for writes in flight ({@link #staging}, {@link #writeAsync}): one buffer, handed
+     * out from its start again after every blocking call of this scope (by then the in-order queue
+     * has passed every write enqueued before it). A write that does not fit starts a buffer twice
+     * as large; the old one is freed at the next blocking call. So a batch allocates nothing once
+     * the buffer has grown to the batch's size.
      */
-    private final java.util.List<MemorySegment> inFlight = new java.util.ArrayList<>();
+    private Arena stageArena;
+    private MemorySegment stage;
+    private long stageUsed;
+    private final List<Arena> retired = new ArrayList<>();
+    /** Host memory for blocking reads ({@link #readLongs}, {@link #readInts}): reused, grown when a read needs more. */
+    private Arena readArena;
+    private MemorySegment readBuf;
 
     /** A scope in {@code device}'s shared context. */
     public ClScope(ClDevice device) {
@@ -83,15 +96,72 @@ public final class ClScope implements AutoCloseable {
 
     /**
      * Host memory of {@code bytes} bytes for {@link #writeAsync}, valid until the scope's next
-     * blocking call has returned.
+     * blocking call has returned. The caller holds {@link #lock()} from here to the write.
      */
     public MemorySegment staging(long bytes) {
         synchronized (ctx) {
             open();
-            // Auto memory: held here until the write has landed, then left to the collector.
-            MemorySegment m = java.lang.foreign.Arena.ofAuto().allocate(Math.max(8, bytes), 8);
-            inFlight.add(m);
+            long need = (Math.max(8, bytes) + 63) & ~63L;
+            if (stage == null || stageUsed + need > stage.byteSize()) {
+                if (stageArena != null) {
+                    retired.add(stageArena);   // writes in flight may still read it
+                }
+                long size = Math.max(need, stage == null ? 1 << 16 : 2 * stage.byteSize());
+                stageArena = Arena.ofShared();
+                stage = stageArena.allocate(size, 64);
+                stageUsed = 0;
+            }
+            MemorySegment m = stage.asSlice(stageUsed, need);
+            stageUsed += need;
             return m;
+        }
+    }
+
+    /** Reads {@code n} longs at byte {@code offset} of {@code mem} into {@code out} from index {@code to} (blocking). */
+    public void readLongs(MemorySegment mem, long offset, long[] out, int to, int n) {
+        synchronized (ctx) {
+            open();
+            if (n == 0) {
+                return;
+            }
+            MemorySegment h = readBuffer(8L * n);
+            ctx.read(mem, offset, h);
+            landed();
+            MemorySegment.copy(h, ValueLayout.JAVA_LONG, 0, out, to, n);
+        }
+    }
+
+    /** Reads {@code n} ints at byte {@code offset} of {@code mem} into {@code out} from index {@code to} (blocking). */
+    public void readInts(MemorySegment mem, long offset, int[] out, int to, int n) {
+        synchronized (ctx) {
+            open();
+            if (n == 0) {
+                return;
+            }
+            MemorySegment h = readBuffer(4L * n);
+            ctx.read(mem, offset, h);
+            landed();
+            MemorySegment.copy(h, ValueLayout.JAVA_INT, 0, out, to, n);
+        }
+    }
+
+    /** The first {@code bytes} of the read buffer, grown if need be (the old one freed: reads block, none is in flight). */
+    private MemorySegment readBuffer(long bytes) {
+        if (readBuf == null || readBuf.byteSize() < bytes) {
+            if (readArena != null) {
+                readArena.close();
+            }
+            long size = Math.max(bytes, readBuf == null ? 1 << 16 : 2 * readBuf.byteSize());
+            readArena = Arena.ofShared();
+            readBuf = readArena.allocate(size, 64);
+        }
+        return readBuf.asSlice(0, bytes);
+    }
+
+    /** Host bytes this scope keeps for transfers (the staging and read buffers). */
+    public long hostBytes() {
+        synchronized (ctx) {
+            return (stage == null ? 0 : stage.byteSize()) + (readBuf == null ? 0 : readBuf.byteSize());
         }
     }
 
@@ -105,14 +175,20 @@ public final class ClScope implements AutoCloseable {
 
     /** After a blocking call: the queue has passed every write enqueued before it. */
     private void landed() {
-        inFlight.clear();
+        stageUsed = 0;
+        for (Arena a : retired) {
+            a.close();
+        }
+        retired.clear();
     }
 
     public void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long bytes) {
         synchronized (ctx) {
             open();
             ctx.copy(src, srcOffset, dst, dstOffset, bytes);
-            landed();
+            if (bytes > 0) {
+                landed();   // the copy waited for the queue (a copy of nothing enqueues nothing)
+            }
         }
     }
 
@@ -172,7 +248,9 @@ public final class ClScope implements AutoCloseable {
         synchronized (ctx) {
             open();
             ctx.run(kernel, global, local);
-            landed();
+            if (global > 0) {
+                landed();   // the run waited for the queue (a run of nothing enqueues nothing)
+            }
         }
     }
 
@@ -198,14 +276,21 @@ public final class ClScope implements AutoCloseable {
             }
             closed = true;
             OpenClException first = null;
-            if (!inFlight.isEmpty()) {
+            if (stageUsed > 0 || !retired.isEmpty()) {
                 try {
-                    ctx.finish();
+                    ctx.finish();   // writes in flight read the staging memory freed below
                 } catch (OpenClException e) {
                     first = e;
                 }
-                landed();
             }
+            landed();
+            for (Arena a : new Arena[] {stageArena, readArena}) {
+                if (a != null) {
+                    a.close();
+                }
+            }
+            stageArena = readArena = null;
+            stage = readBuf = null;
             for (MemorySegment k : kernels) {
                 try {
                     ctx.releaseKernel(k);

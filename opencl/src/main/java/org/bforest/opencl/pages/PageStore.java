@@ -213,13 +213,8 @@ public final class PageStore {
     /** Reads {@code n} ints at int index {@code at} of a device buffer. */
     public int[] readInts(MemorySegment src, long at, int n) {
         int[] out = new int[n];
-        if (n == 0) {
-            return out;
-        }
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment h = a.allocate(JAVA_INT, n);
-            cl.read(src, 4L * at, h);
-            MemorySegment.copy(h, JAVA_INT, 0, out, 0, n);
+        if (n > 0) {
+            cl.readInts(src, 4L * at, out, 0, n);
         }
         return out;
     }
@@ -229,10 +224,6 @@ public final class PageStore {
         if (n == 0) {
             return;
         }
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment h = a.allocate(JAVA_LONG, n);
-            cl.read(src, 8L * at, h);
-            MemorySegment.copy(h, JAVA_LONG, 0, out, to, n);
-        }
+        cl.readLongs(src, 8L * at, out, to, n);
     }
 }

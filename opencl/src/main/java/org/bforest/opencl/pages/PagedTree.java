@@ -1096,7 +1096,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     @Override
     public long memoryBytes() {
         open();
-        return store.bytes() + 12L * leafCount.length + upperHostBytes() + 256;
+        return store.bytes() + 12L * leafCount.length + upperHostBytes() + cl.hostBytes() + 256;
     }
 
     @Override
