@@ -26,19 +26,26 @@ public final class ClScope implements AutoCloseable {
     private final Set<MemorySegment> kernels = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
     /**
-     * Host memory for writes in flight ({@link #staging}, {@link #writeAsync}): one buffer, handed
-     * out from its start again after every blocking call of this scope (by then the in-order queue
-     * has passed every write enqueued before it). A write that does not fit starts a buffer twice
-     * as large; the old one is freed at the next blocking call. So a batch allocates nothing once
-     * the buffer has grown to the batch's size.
+     * Host memory for small writes in flight ({@link #writeLongs}, {@link #writeInts} of at most
+     * {@value #ASYNC_BYTES} bytes, which do not wait): one buffer, handed out from its start again
+     * after every blocking call of this scope (by then the in-order queue has passed every write
+     * enqueued before it). A write that does not fit starts a buffer twice as large; the old one is
+     * freed at the next blocking call.
      */
     private Arena stageArena;
     private MemorySegment stage;
     private long stageUsed;
     private final List<Arena> retired = new ArrayList<>();
-    /** Host memory for blocking reads ({@link #readLongs}, {@link #readInts}): reused, grown when a read needs more. */
-    private Arena readArena;
-    private MemorySegment readBuf;
+    /**
+     * Host memory of the blocking transfers: reads, and writes larger than {@value #ASYNC_BYTES},
+     * go through it {@value #BOUNCE_BYTES} bytes at a time, so a batch of any size holds no more
+     * host memory than this.
+     */
+    private Arena bounceArena;
+    private MemorySegment bounce;
+    /** Writes up to this size do not wait (a single key's, a batch's tables). */
+    static final int ASYNC_BYTES = 1 << 16;
+    static final int BOUNCE_BYTES = 1 << 20;
 
     /** A scope in {@code device}'s shared context. */
     public ClScope(ClDevice device) {
@@ -95,39 +102,90 @@ public final class ClScope implements AutoCloseable {
     }
 
     /**
-     * Host memory of {@code bytes} bytes for {@link #writeAsync}, valid until the scope's next
-     * blocking call has returned. The caller holds {@link #lock()} from here to the write.
+     * Writes {@code n} longs of {@code src} from index {@code from} to byte {@code offset} of
+     * {@code mem}: a small write does not wait (the queue is in order, so what runs after it sees
+     * it); a large one is copied through the bounce buffer and waits.
      */
-    public MemorySegment staging(long bytes) {
+    public void writeLongs(MemorySegment mem, long offset, long[] src, int from, int n) {
         synchronized (ctx) {
             open();
-            long need = (Math.max(8, bytes) + 63) & ~63L;
-            if (stage == null || stageUsed + need > stage.byteSize()) {
-                if (stageArena != null) {
-                    retired.add(stageArena);   // writes in flight may still read it
-                }
-                long size = Math.max(need, stage == null ? 1 << 16 : 2 * stage.byteSize());
-                stageArena = Arena.ofShared();
-                stage = stageArena.allocate(size, 64);
-                stageUsed = 0;
+            long bytes = 8L * n;
+            if (n == 0) {
+                return;
             }
-            MemorySegment m = stage.asSlice(stageUsed, need);
-            stageUsed += need;
-            return m;
+            if (bytes <= ASYNC_BYTES) {
+                MemorySegment h = staging(bytes);
+                MemorySegment.copy(src, from, h, ValueLayout.JAVA_LONG, 0, n);
+                ctx.writeAsync(mem, offset, h);
+                return;
+            }
+            int step = BOUNCE_BYTES / 8;
+            for (int i = 0; i < n; i += step) {
+                int c = Math.min(step, n - i);
+                MemorySegment h = bounce(8L * c);
+                MemorySegment.copy(src, from + i, h, ValueLayout.JAVA_LONG, 0, c);
+                ctx.write(mem, offset + 8L * i, h);
+            }
+            landed();
         }
+    }
+
+    /** {@link #writeLongs} of ints. */
+    public void writeInts(MemorySegment mem, long offset, int[] src, int from, int n) {
+        synchronized (ctx) {
+            open();
+            long bytes = 4L * n;
+            if (n == 0) {
+                return;
+            }
+            if (bytes <= ASYNC_BYTES) {
+                MemorySegment h = staging(bytes);
+                MemorySegment.copy(src, from, h, ValueLayout.JAVA_INT, 0, n);
+                ctx.writeAsync(mem, offset, h);
+                return;
+            }
+            int step = BOUNCE_BYTES / 4;
+            for (int i = 0; i < n; i += step) {
+                int c = Math.min(step, n - i);
+                MemorySegment h = bounce(4L * c);
+                MemorySegment.copy(src, from + i, h, ValueLayout.JAVA_INT, 0, c);
+                ctx.write(mem, offset + 4L * i, h);
+            }
+            landed();
+        }
+    }
+
+    /** Host memory for a write in flight, valid until the scope's next blocking call. */
+    private MemorySegment staging(long bytes) {
+        long need = (bytes + 63) & ~63L;
+        if (stage == null || stageUsed + need > stage.byteSize()) {
+            if (stageArena != null) {
+                retired.add(stageArena);   // writes in flight may still read it
+            }
+            long size = Math.max(need, stage == null ? 1 << 12 : 2 * stage.byteSize());
+            stageArena = Arena.ofShared();
+            stage = stageArena.allocate(size, 64);
+            stageUsed = 0;
+        }
+        MemorySegment m = stage.asSlice(stageUsed, bytes);
+        stageUsed += need;
+        return m;
     }
 
     /** Reads {@code n} longs at byte {@code offset} of {@code mem} into {@code out} from index {@code to} (blocking). */
     public void readLongs(MemorySegment mem, long offset, long[] out, int to, int n) {
         synchronized (ctx) {
             open();
-            if (n == 0) {
-                return;
+            int step = BOUNCE_BYTES / 8;
+            for (int i = 0; i < n; i += step) {
+                int c = Math.min(step, n - i);
+                MemorySegment h = bounce(8L * c);
+                ctx.read(mem, offset + 8L * i, h);
+                MemorySegment.copy(h, ValueLayout.JAVA_LONG, 0, out, to + i, c);
             }
-            MemorySegment h = readBuffer(8L * n);
-            ctx.read(mem, offset, h);
-            landed();
-            MemorySegment.copy(h, ValueLayout.JAVA_LONG, 0, out, to, n);
+            if (n > 0) {
+                landed();
+            }
         }
     }
 
@@ -135,41 +193,40 @@ public final class ClScope implements AutoCloseable {
     public void readInts(MemorySegment mem, long offset, int[] out, int to, int n) {
         synchronized (ctx) {
             open();
-            if (n == 0) {
-                return;
+            int step = BOUNCE_BYTES / 4;
+            for (int i = 0; i < n; i += step) {
+                int c = Math.min(step, n - i);
+                MemorySegment h = bounce(4L * c);
+                ctx.read(mem, offset + 4L * i, h);
+                MemorySegment.copy(h, ValueLayout.JAVA_INT, 0, out, to + i, c);
             }
-            MemorySegment h = readBuffer(4L * n);
-            ctx.read(mem, offset, h);
-            landed();
-            MemorySegment.copy(h, ValueLayout.JAVA_INT, 0, out, to, n);
+            if (n > 0) {
+                landed();
+            }
         }
     }
 
-    /** The first {@code bytes} of the read buffer, grown if need be (the old one freed: reads block, none is in flight). */
-    private MemorySegment readBuffer(long bytes) {
-        if (readBuf == null || readBuf.byteSize() < bytes) {
-            if (readArena != null) {
-                readArena.close();
+    /**
+     * The first {@code bytes} (at most {@value #BOUNCE_BYTES}) of the bounce buffer, grown (doubling,
+     * the old one freed: the transfers through it block) when a transfer needs more: a tree that
+     * only ever moves a few keys keeps a few kilobytes.
+     */
+    private MemorySegment bounce(long bytes) {
+        if (bounce == null || bounce.byteSize() < bytes) {
+            long size = Math.min(BOUNCE_BYTES, Math.max(bytes, bounce == null ? 1 << 12 : 2 * bounce.byteSize()));
+            if (bounceArena != null) {
+                bounceArena.close();
             }
-            long size = Math.max(bytes, readBuf == null ? 1 << 16 : 2 * readBuf.byteSize());
-            readArena = Arena.ofShared();
-            readBuf = readArena.allocate(size, 64);
+            bounceArena = Arena.ofShared();
+            bounce = bounceArena.allocate(size, 64);
         }
-        return readBuf.asSlice(0, bytes);
+        return bounce.asSlice(0, bytes);
     }
 
-    /** Host bytes this scope keeps for transfers (the staging and read buffers). */
+    /** Host bytes this scope keeps for transfers (the staging and bounce buffers). */
     public long hostBytes() {
         synchronized (ctx) {
-            return (stage == null ? 0 : stage.byteSize()) + (readBuf == null ? 0 : readBuf.byteSize());
-        }
-    }
-
-    /** Enqueues a write of {@code src} (from {@link #staging}) without waiting for it. */
-    public void writeAsync(MemorySegment mem, long offset, MemorySegment src) {
-        synchronized (ctx) {
-            open();
-            ctx.writeAsync(mem, offset, src);
+            return (stage == null ? 0 : stage.byteSize()) + (bounce == null ? 0 : bounce.byteSize());
         }
     }
 
@@ -284,13 +341,13 @@ public final class ClScope implements AutoCloseable {
                 }
             }
             landed();
-            for (Arena a : new Arena[] {stageArena, readArena}) {
+            for (Arena a : new Arena[] {stageArena, bounceArena}) {
                 if (a != null) {
                     a.close();
                 }
             }
-            stageArena = readArena = null;
-            stage = readBuf = null;
+            stageArena = bounceArena = null;
+            stage = bounce = null;
             for (MemorySegment k : kernels) {
                 try {
                     ctx.releaseKernel(k);

@@ -157,22 +157,14 @@ public final class PageStore {
         return b;
     }
 
-    /** Writes host ints to a device buffer. */
+    /** Writes host ints to a device buffer (a small write does not wait: see {@link ClScope#writeInts}). */
     public void writeInts(MemorySegment dst, int[] src, int n) {
-        if (n == 0) {
-            return;
-        }
-        // Not waited for: the kernels after it, on the in-order queue, see it (see ClScope.staging).
-        MemorySegment h = cl.staging(4L * n);
-        MemorySegment.copy(src, 0, h, JAVA_INT, 0, n);
-        cl.writeAsync(dst, 0, h.asSlice(0, 4L * n));
+        cl.writeInts(dst, 0, src, 0, n);
     }
 
     /** Writes one int at int index {@code at} of a device buffer. */
     public void writeInt(MemorySegment dst, long at, int value) {
-        MemorySegment h = cl.staging(4);
-        h.set(JAVA_INT, 0, value);
-        cl.writeAsync(dst, 4L * at, h.asSlice(0, 4));
+        cl.writeInts(dst, 4L * at, new int[] {value}, 0, 1);
     }
 
     /** Releases the pages and the scratch (for a tree that starts over). */
@@ -195,19 +187,13 @@ public final class PageStore {
 
     /**
      * Writes {@code n} longs of {@code a} and then {@code m} of {@code b} (may be null) to a device
-     * buffer at long index {@code at}: one transfer.
+     * buffer at long index {@code at}.
      */
     public void writeLongs(MemorySegment dst, long at, long[] a, int aFrom, int n, long[] b, int bFrom, int m) {
-        if (n + m == 0) {
-            return;
-        }
-        long bytes = 8L * (n + (b == null ? 0 : m));
-        MemorySegment h = cl.staging(bytes);
-        MemorySegment.copy(a, aFrom, h, JAVA_LONG, 0, n);
+        cl.writeLongs(dst, 8L * at, a, aFrom, n);
         if (b != null) {
-            MemorySegment.copy(b, bFrom, h, JAVA_LONG, 8L * n, m);
+            cl.writeLongs(dst, 8L * (at + n), b, bFrom, m);
         }
-        cl.writeAsync(dst, 8L * at, h.asSlice(0, bytes));
     }
 
     /** Reads {@code n} ints at int index {@code at} of a device buffer. */
