@@ -26,25 +26,20 @@ public final class ClScope implements AutoCloseable {
     private final Set<MemorySegment> kernels = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
     /**
-     * Host memory for small writes in flight ({@link #writeLongs}, {@link #writeInts} of at most
-     * {@value #ASYNC_BYTES} bytes, which do not wait): one buffer, handed out from its start again
-     * after every blocking call of this scope (by then the in-order queue has passed every write
-     * enqueued before it). A write that does not fit starts a buffer twice as large; the old one is
-     * freed at the next blocking call.
+     * Host memory for writes in flight ({@link #writeLongs}, {@link #writeInts}, which do not
+     * wait): one buffer, handed out from its start again after every blocking call of this scope
+     * (by then the in-order queue has passed every write enqueued before it). A write that does not
+     * fit starts a buffer twice as large; the old one is freed at the next blocking call, and so is
+     * a buffer larger than {@value #BOUNCE_BYTES} bytes: a large batch allocates its staging, a
+     * stream of small ones reuses a few kilobytes, and nothing large is held between batches.
      */
     private Arena stageArena;
     private MemorySegment stage;
     private long stageUsed;
     private final List<Arena> retired = new ArrayList<>();
-    /**
-     * Host memory of the blocking transfers: reads, and writes larger than {@value #ASYNC_BYTES},
-     * go through it {@value #BOUNCE_BYTES} bytes at a time, so a batch of any size holds no more
-     * host memory than this.
-     */
+    /** Host memory of the reads (they block): {@value #BOUNCE_BYTES} bytes at a time at most. */
     private Arena bounceArena;
     private MemorySegment bounce;
-    /** Writes up to this size do not wait (a single key's, a batch's tables). */
-    static final int ASYNC_BYTES = 1 << 16;
     static final int BOUNCE_BYTES = 1 << 20;
 
     /** A scope in {@code device}'s shared context. */
@@ -103,8 +98,8 @@ public final class ClScope implements AutoCloseable {
 
     /**
      * Writes {@code n} longs of {@code src} from index {@code from} to byte {@code offset} of
-     * {@code mem}: a small write does not wait (the queue is in order, so what runs after it sees
-     * it); a large one is copied through the bounce buffer and waits.
+     * {@code mem} without waiting (the queue is in order, so what runs after it sees it; the host
+     * goes on preparing the next launch meanwhile): the data goes through the staging buffer.
      */
     public void writeLongs(MemorySegment mem, long offset, long[] src, int from, int n) {
         synchronized (ctx) {
@@ -113,20 +108,9 @@ public final class ClScope implements AutoCloseable {
             if (n == 0) {
                 return;
             }
-            if (bytes <= ASYNC_BYTES) {
-                MemorySegment h = staging(bytes);
-                MemorySegment.copy(src, from, h, ValueLayout.JAVA_LONG, 0, n);
-                ctx.writeAsync(mem, offset, h);
-                return;
-            }
-            int step = BOUNCE_BYTES / 8;
-            for (int i = 0; i < n; i += step) {
-                int c = Math.min(step, n - i);
-                MemorySegment h = bounce(8L * c);
-                MemorySegment.copy(src, from + i, h, ValueLayout.JAVA_LONG, 0, c);
-                ctx.write(mem, offset + 8L * i, h);
-            }
-            landed();
+            MemorySegment h = staging(bytes);
+            MemorySegment.copy(src, from, h, ValueLayout.JAVA_LONG, 0, n);
+            ctx.writeAsync(mem, offset, h);
         }
     }
 
@@ -138,20 +122,9 @@ public final class ClScope implements AutoCloseable {
             if (n == 0) {
                 return;
             }
-            if (bytes <= ASYNC_BYTES) {
-                MemorySegment h = staging(bytes);
-                MemorySegment.copy(src, from, h, ValueLayout.JAVA_INT, 0, n);
-                ctx.writeAsync(mem, offset, h);
-                return;
-            }
-            int step = BOUNCE_BYTES / 4;
-            for (int i = 0; i < n; i += step) {
-                int c = Math.min(step, n - i);
-                MemorySegment h = bounce(4L * c);
-                MemorySegment.copy(src, from + i, h, ValueLayout.JAVA_INT, 0, c);
-                ctx.write(mem, offset + 4L * i, h);
-            }
-            landed();
+            MemorySegment h = staging(bytes);
+            MemorySegment.copy(src, from, h, ValueLayout.JAVA_INT, 0, n);
+            ctx.writeAsync(mem, offset, h);
         }
     }
 
@@ -237,6 +210,11 @@ public final class ClScope implements AutoCloseable {
             a.close();
         }
         retired.clear();
+        if (stage != null && stage.byteSize() > BOUNCE_BYTES) {
+            stageArena.close();
+            stageArena = null;
+            stage = null;
+        }
     }
 
     public void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long bytes) {
