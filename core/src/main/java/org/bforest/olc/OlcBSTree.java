@@ -12,6 +12,7 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.StampedLock;
 import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
@@ -33,13 +34,18 @@ import org.bforest.util.SortedInput;
  * the right child of each slot; a gap's is {@link #NONE}), inner headers. The arrays are
  * {@link PinnedLongs}/{@link PinnedInts}: a node never moves once published. {@code Long.MAX_VALUE}
  * pads the nodes, so as a key it lives out of band in {@link #maxRecord}, a one-entry node with
- * its own version word.
+ * its own version word. A leaf's header also holds its fences, the key range it is the leaf for.
+ * Beside the nodes, {@link InnerMirror} keeps a flat copy of the inner levels for look-ups to
+ * descend: routing hints that writers keep exact and readers never trust.
  *
  * <h2>Synchronization</h2>
  * Every node has a version-and-lock word. Readers take no lock: they read a node's version, read
  * the node, read the child's version, then check that the node's version has not moved (lock
  * coupling), and restart from the root if it has; a leaf's answer counts only once its version is
- * validated. An exception thrown by a read that is not yet validated (a torn node can hold any
+ * validated. {@code get} and {@code containsKey} first try a shorter way ({@link #lookup}): the
+ * mirror's inner levels without any validation, then the leaf validated and its fences checked,
+ * which makes the answer exact however the leaf was reached; they fall back to lock coupling
+ * after a few failed tries. An exception thrown by a read that is not yet validated (a torn node can hold any
  * child id) is a restart, never an answer. Writers lock only the nodes they change, by a
  * compare-and-set from the version they read, so a lock is taken only on a node that is exactly
  * as read. Inserts split a full inner node when they pass it (locking it and its parent, then
@@ -76,14 +82,27 @@ final class OlcBSTree implements LongIndex {
     static final int IV = 0;
     static final int IM = 1;
     static final int KID0 = 2;
+    /** The node's level in its block (1 above the leaves), so that {@link #mirrorNode} knows what its children are. */
+    static final int LEVEL = KID0 + KIDS;
     /** Ints before node 0 in every inner block chunk, so blocks sit on cache lines. */
     static final int IPAD = PinnedInts.PAD;
     /** No node: a gap's child. */
     static final int NONE = -1;
-    /** Longs per node header (leaf and inner alike): the version word, then the bitmap. */
-    static final int LH = 2;
+    /**
+     * Longs per leaf header: the version word, the bitmap, and the leaf's fences: it holds exactly
+     * the tree's keys in {@code [LOW, HIGH)} (the first leaf's LOW is {@code Long.MIN_VALUE}, the
+     * last one's HIGH {@code Long.MAX_VALUE}, which lives out of band). Two headers a cache line.
+     */
+    static final int LH = 4;
     static final int VERSION = 0;
     static final int META = 1;
+    static final int LOW = 2;
+    static final int HIGH = 3;
+    /**
+     * Fast look-ups that may fail in a row (a race with a split, or a stale path) before a look-up
+     * takes the lock-coupled descent, which cannot be sent astray.
+     */
+    private static final int FAST_TRIES = 4;
     /** Keys per leaf at bulk load: the paper's 75%. */
     static final int BULK_LEAF_KEYS = 12;
     /**
@@ -111,10 +130,21 @@ final class OlcBSTree implements LongIndex {
     /** The out-of-band {@code Long.MAX_VALUE}: version word, present (0 or 1), value. */
     final long[] maxRecord = new long[3];
     private volatile long defaultReturnValue;
+    /** The inner levels' routing copy that look-ups descend (see {@link InnerMirror}). */
+    private volatile InnerMirror mirror = new InnerMirror(16);
+    /**
+     * Read-held by every section that changes inner nodes (and writes them to the mirror), write-held
+     * while the mirror is replaced by a larger one: the copy then sees no inner node mid-change, so
+     * it starts exact and every later change is written to it.
+     */
+    private final StampedLock mirrorLock = new StampedLock();
 
     /** An empty tree: one empty leaf. */
     OlcBSTree() {
-        rootWord = newLeaf();
+        int leaf = newLeaf();
+        setFences(leaf, Long.MIN_VALUE, MAXKEY);
+        publishLeaf(leaf);
+        rootWord = leaf;
     }
 
     // ---- node access ----------------------------------------------------------------------------
@@ -162,6 +192,11 @@ final class OlcBSTree implements LongIndex {
         return VersionLock.valid(leafHdr.chunk(k), PAD + index(leaf, k) * LH + VERSION, v);
     }
 
+    /** The current inner-level mirror (for the checker). */
+    InnerMirror mirror() {
+        return mirror;
+    }
+
     int root() {
         return (int) rootWord;
     }
@@ -197,8 +232,26 @@ final class OlcBSTree implements LongIndex {
         return id;
     }
 
+    /** Sets a leaf's fences: it holds the keys in {@code [low, high)}. Locked or unpublished leaves only. */
+    private void setFences(int leaf, long low, long high) {
+        long[] hc = leafHdr.chunk(chunk(leaf));
+        int ho = leafHdrOffset(leaf);
+        hc[ho + LOW] = low;
+        hc[ho + HIGH] = high;
+    }
+
+    /**
+     * Publishes a fresh leaf whose keys, values and fences are written: its version goes from 0 to
+     * {@link VersionLock#STEP} with a release store, so a reader that reaches it by an unvalidated
+     * path (see {@link #lookup}) and acquires a non-zero version sees all of it; a reader that
+     * still sees 0 restarts.
+     */
+    private void publishLeaf(int leaf) {
+        VersionLock.publish(leafHdr.chunk(chunk(leaf)), leafHdrOffset(leaf));
+    }
+
     /** A fresh, unpublished inner node: keys all MAXKEY, children NONE, version 0. */
-    private int newInner() {
+    private int newInner(int level) {
         int id = Pinned.allocate(innerCount);
         innerKeys.ensure(id);
         innerKids.ensure(id);
@@ -207,6 +260,7 @@ final class OlcBSTree implements LongIndex {
         Arrays.fill(innerKeys.chunk(k), PAD + i * N, PAD + i * N + N, MAXKEY);
         int co = IPAD + i * IB + KID0;
         Arrays.fill(innerKids.chunk(k), co, co + KIDS, NONE);
+        innerKids.chunk(k)[IPAD + i * IB + LEVEL] = level;
         return id;
     }
 
@@ -223,11 +277,76 @@ final class OlcBSTree implements LongIndex {
         return lookup(key) != ABSENT_MARK;
     }
 
-    /** The encoded value of {@code key} (see {@link #ABSENT_MARK}), ABSENT_MARK if it is not there. */
+    /**
+     * The encoded value of {@code key} (see {@link #ABSENT_MARK}), ABSENT_MARK if it is not there.
+     *
+     * <p>The fast path validates only the leaf: it descends the inner levels with plain reads and
+     * no version checks, then reads the leaf's version (acquire), its keys, value and fences, and
+     * answers if the version is unchanged and {@code key} lies within the fences. That answer is
+     * exact however the leaf was reached: a leaf holds all of the tree's keys within its fences
+     * at every version a reader can validate (a split moves keys out only while both halves are
+     * locked or unpublished, and narrows the fences in the same locked section), leaves are never
+     * freed or reused, and a leaf created by a split becomes readable only through
+     * {@link #publishLeaf}'s release store, after its contents. The inner levels may be read torn,
+     * or stale, or before a new node's contents are visible: Java's int reads are atomic, so every
+     * child id read is one that was written (or the initial 0), and the worst a bad id does is
+     * lead to the wrong leaf (the fences say so, and the look-up tries again) or out of bounds (an
+     * exception caught as a failed try). So the descent costs what the plain BS-tree's does, which
+     * matters because a look-up's speed at 10M keys is how many of them the core overlaps, and
+     * that is set by the instructions a look-up takes (docs/BENCHMARKS.md, the single-thread gap).
+     * After {@link #FAST_TRIES} failures in a row, the look-up takes the lock-coupled descent.
+     */
     private long lookup(long key) {
         if (key == MAXKEY) {
             return maxLookup();
         }
+        for (int tries = FAST_TRIES; tries > 0; tries--) {
+            try {
+                InnerMirror m = mirror;
+                long[] mk = m.keys;
+                int[] mc = m.kids;
+                int last = m.lastKid(0);
+                long rw = rootWord;
+                int node = (int) rw;
+                int h = (int) (rw >>> 32);
+                int z = touch;
+                if (h > 0) {
+                    // Mirror slots down to the last inner level, whose children are leaf ids.
+                    int s = Pinned.denseOf(node);
+                    for (; h > 0; h--) {
+                        int ko = InnerMirror.kidOffset(s);
+                        // Start the children's line's load with the keys' (see touch).
+                        int t = mc[ko] & z;
+                        int c = NodeSearch.succGT(mk, InnerMirror.keyOffset(s), key) + t;
+                        s = mc[c < InnerMirror.LINE ? ko + c : last + s];
+                    }
+                    node = s;
+                }
+                int k = chunk(node);
+                int ho = leafHdrOffset(node);
+                int off = keyOffset(node);
+                long[] hc = leafHdr.chunk(k);
+                long[] kc = leafKeys.chunk(k);
+                long[] vc = leafVals.chunk(k);
+                int t = (int) ((vc[off] | vc[off + N / 2]) & z);
+                long v = VersionLock.read(hc, ho + VERSION);
+                int q = NodeSearch.succGT(kc, off, key) + t;
+                boolean found = q != 0 && kc[off + q - 1] == key;
+                long value = found ? vc[off + q - 1] : 0;
+                boolean owns = hc[ho + LOW] <= key && key < hc[ho + HIGH];
+                if (owns && VersionLock.isReadable(v) && VersionLock.valid(hc, ho + VERSION, v)) {
+                    return found ? encodePrevious(value) : ABSENT_MARK;
+                }
+            } catch (IndexOutOfBoundsException | NullPointerException e) {
+                // a bad child id from a node read mid-change: a failed try
+            }
+            Thread.onSpinWait();
+        }
+        return coupledLookup(key);
+    }
+
+    /** {@link #lookup} by optimistic lock coupling: every level validated before its child is used. */
+    private long coupledLookup(long key) {
         int failures = 0;
         restart:
         for (;;) {
@@ -540,42 +659,60 @@ final class OlcBSTree implements LongIndex {
         int[] hc = innerKids.chunk(k);
         int ho = IPAD + index(node, k) * IB + IV;
         if (parent == NONE) {
-            if (!VersionLock.tryLock(hc, ho, v)) {
-                return;
-            }
+            long stamp = lockMirror();
             try {
-                if (rootWord != rw) {
-                    return; // the root moved on (cannot while we hold it, but cheap to be sure)
+                if (!VersionLock.tryLock(hc, ho, v)) {
+                    return;
                 }
-                int right = newInner();
-                int root = newInner();
-                long sep = splitInner(node, right);
-                writeRoot(root, node, sep, right);
-                rootWord = (long) (h + 1) << 32 | root;
+                try {
+                    if (rootWord != rw) {
+                        return; // the root moved on (cannot while we hold it, but cheap to be sure)
+                    }
+                    int right = newInner(h);
+                    int root = newInner(h + 1);
+                    long sep = splitInner(node, right);
+                    writeRoot(root, node, sep, right);
+                    InnerMirror m = mirror;
+                    mirrorNode(m, node);
+                    mirrorNode(m, right);
+                    mirrorNode(m, root);
+                    rootWord = (long) (h + 1) << 32 | root;
+                } finally {
+                    VersionLock.unlock(hc, ho);
+                }
             } finally {
-                VersionLock.unlock(hc, ho);
+                mirrorLock.unlockRead(stamp);
             }
             return;
         }
         int pk = chunk(parent);
         int[] phc = innerKids.chunk(pk);
         int pho = IPAD + index(parent, pk) * IB + IV;
-        if (!VersionLock.tryLock(phc, pho, pv)) {
-            return;
-        }
+        long stamp = lockMirror();
         try {
-            if (!VersionLock.tryLock(hc, ho, v)) {
+            if (!VersionLock.tryLock(phc, pho, pv)) {
                 return;
             }
             try {
-                int right = newInner();
-                long sep = splitInner(node, right);
-                insertSeparator(parent, sep, right);
+                if (!VersionLock.tryLock(hc, ho, v)) {
+                    return;
+                }
+                try {
+                    int right = newInner(h);
+                    long sep = splitInner(node, right);
+                    insertSeparator(parent, sep, right);
+                    InnerMirror m = mirror;
+                    mirrorNode(m, right);
+                    mirrorNode(m, node);
+                    mirrorNode(m, parent);
+                } finally {
+                    VersionLock.unlock(hc, ho);
+                }
             } finally {
-                VersionLock.unlock(hc, ho);
+                VersionLock.unlock(phc, pho);
             }
         } finally {
-            VersionLock.unlock(phc, pho);
+            mirrorLock.unlockRead(stamp);
         }
     }
 
@@ -591,30 +728,98 @@ final class OlcBSTree implements LongIndex {
         long[] hc = leafHdr.chunk(k);
         int ho = PAD + index(leaf, k) * LH + VERSION;
         try {
-            if (parent == NONE) {
-                int right = newLeaf();
-                int root = newInner();
-                long sep = splitLeaf(leaf, q, key, value, right);
-                writeRoot(root, leaf, sep, right);
-                rootWord = 1L << 32 | root;
-                return true;
-            }
-            int pk = chunk(parent);
-            int[] phc = innerKids.chunk(pk);
-            int pho = IPAD + index(parent, pk) * IB + IV;
-            if (!VersionLock.tryLock(phc, pho, pv)) {
-                return false;
-            }
+            long stamp = lockMirror();
             try {
-                int right = newLeaf();
-                long sep = splitLeaf(leaf, q, key, value, right);
-                insertSeparator(parent, sep, right);
+                if (parent == NONE) {
+                    int right = newLeaf();
+                    int root = newInner(1);
+                    long sep = splitLeaf(leaf, q, key, value, right);
+                    writeRoot(root, leaf, sep, right);
+                    mirrorNode(mirror, root);
+                    rootWord = 1L << 32 | root;
+                    return true;
+                }
+                int pk = chunk(parent);
+                int[] phc = innerKids.chunk(pk);
+                int pho = IPAD + index(parent, pk) * IB + IV;
+                if (!VersionLock.tryLock(phc, pho, pv)) {
+                    return false;
+                }
+                try {
+                    int right = newLeaf();
+                    long sep = splitLeaf(leaf, q, key, value, right);
+                    insertSeparator(parent, sep, right);
+                    mirrorNode(mirror, parent);
+                } finally {
+                    VersionLock.unlock(phc, pho);
+                }
+                return true;
             } finally {
-                VersionLock.unlock(phc, pho);
+                mirrorLock.unlockRead(stamp);
             }
-            return true;
         } finally {
             VersionLock.unlock(hc, ho);
+        }
+    }
+
+    // ---- the inner levels' mirror ----------------------------------------------------------------
+
+    /**
+     * Takes the mirror's read lock for a section that will change inner nodes, first replacing the
+     * mirror by a larger one if the section's new nodes might not fit. Blocks only while a mirror
+     * is being copied, and the copier waits for no node lock, so holding node locks here is safe.
+     */
+    private long lockMirror() {
+        if (innerCount.get() + 2 > mirror.capacity) {
+            growMirror();
+        }
+        return mirrorLock.readLock();
+    }
+
+    /** Replaces the mirror by one with room for half as many inner nodes again, copied from the nodes. */
+    private void growMirror() {
+        long stamp = mirrorLock.writeLock();
+        try {
+            int count = innerCount.get();
+            if (count + 2 <= mirror.capacity) {
+                return;
+            }
+            mirror = copyMirror(count + count / 2 + 16);
+        } finally {
+            mirrorLock.unlockWrite(stamp);
+        }
+    }
+
+    /** A mirror of every inner node allocated so far; no inner node may be changing. */
+    private InnerMirror copyMirror(int capacity) {
+        int count = innerCount.get();
+        InnerMirror m = new InnerMirror(Math.max(capacity, count));
+        for (int n = 0; n < count; n++) {
+            mirrorNode(m, Pinned.idOf(n));
+        }
+        return m;
+    }
+
+    /**
+     * Writes inner node {@code id} into mirror {@code m}: its keys, and its children as mirror slots
+     * (inner) or leaf ids. The caller holds the mirror's read lock and the node is locked or not yet
+     * linked, so the node does not change meanwhile. A node past the mirror's end is skipped: look-ups
+     * that need it fall back to lock coupling until the next {@link #growMirror} copies it.
+     */
+    private void mirrorNode(InnerMirror m, int id) {
+        int n = Pinned.denseOf(id);
+        if (n >= m.capacity) {
+            return;
+        }
+        int k = chunk(id);
+        int i = index(id, k);
+        System.arraycopy(innerKeys.chunk(k), PAD + i * N, m.keys, InnerMirror.keyOffset(n), N);
+        int[] cc = innerKids.chunk(k);
+        int co = IPAD + i * IB;
+        boolean leaves = cc[co + LEVEL] == 1;
+        for (int j = 0; j < KIDS; j++) {
+            int kid = cc[co + KID0 + j];
+            m.kids[m.kid(n, j)] = leaves || kid == NONE ? kid : Pinned.denseOf(kid);
         }
     }
 
@@ -634,9 +839,16 @@ final class OlcBSTree implements LongIndex {
         System.arraycopy(kc, off + q, sk, q + 1, N - q);
         System.arraycopy(vc, off + q, sv, q + 1, N - q);
         int left = (N + 2) / 2;
+        long sep = sk[left];
         writeLeaf(right, sk, sv, left, N + 1 - left);
+        long[] hc = leafHdr.chunk(k);
+        int ho = leafHdrOffset(leaf);
+        setFences(right, sep, hc[ho + HIGH]);
+        // Readable before the separator links it: a reader that reaches it early acquires it whole.
+        publishLeaf(right);
         writeLeaf(leaf, sk, sv, 0, left);
-        return sk[left];
+        hc[ho + HIGH] = sep;
+        return sep;
     }
 
     /** Writes {@code n >= 1} sorted entries into a leaf, entry j at slot {@code j*16/n}. */
@@ -1160,6 +1372,7 @@ final class OlcBSTree implements LongIndex {
     @Override
     public long memoryBytes() {
         return 64 + leafKeys.bytes() + leafVals.bytes() + leafHdr.bytes() + innerKeys.bytes() + innerKids.bytes()
+                + mirror.bytes()
                 + 16 + 8L * maxRecord.length + 64;
     }
 
@@ -1210,6 +1423,8 @@ final class OlcBSTree implements LongIndex {
             int end = (int) ((long) n * (l + 1) / leaves);
             int leaf = l == 0 ? t.root() : t.newLeaf();
             t.writeLeaf(leaf, keys, values, at, end - at);
+            t.setFences(leaf, l == 0 ? Long.MIN_VALUE : keys[at], l == leaves - 1 ? MAXKEY : keys[end]);
+            t.publishLeaf(leaf);
             ids[l] = leaf;
             mins[l] = keys[at];
             at = end;
@@ -1225,7 +1440,7 @@ final class OlcBSTree implements LongIndex {
             int first = 0;
             for (int p = 0; p < parents; p++) {
                 int end = (int) ((long) count * (p + 1) / parents);
-                int node = t.newInner();
+                int node = t.newInner(h + 1);
                 t.buildInner(node, mins, ids, first, end - first - 1);
                 ids[p] = node;
                 mins[p] = mins[first];
@@ -1234,6 +1449,8 @@ final class OlcBSTree implements LongIndex {
             count = parents;
             h++;
         }
+        // Room for a quarter more inner nodes before the first copy.
+        t.mirror = t.copyMirror(t.innerCount.get() + t.innerCount.get() / 4 + 16);
         t.rootWord = (long) h << 32 | ids[0];
         return t;
     }

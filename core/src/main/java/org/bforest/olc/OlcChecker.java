@@ -73,6 +73,21 @@ final class OlcChecker {
         if (VersionLock.isLocked(v) || v % VersionLock.STEP != 0) {
             fail(name + " has version word " + v + " in a quiescent tree");
         }
+        if (leaf) {
+            // The fences are exactly the range the separators above give the leaf, and it is published.
+            long[] hc = t.leafHdr.chunk(k);
+            long low = hc[OlcBSTree.PAD + i * OlcBSTree.LH + OlcBSTree.LOW];
+            long high = hc[OlcBSTree.PAD + i * OlcBSTree.LH + OlcBSTree.HIGH];
+            long wantLow = hasLo ? lo : Long.MIN_VALUE;
+            long wantHigh = hasHi ? hi : MAXKEY;
+            if (low != wantLow || high != wantHigh) {
+                fail(name + " has fences [" + low + ", " + high + ") but its parents give it [" + wantLow + ", "
+                        + wantHigh + ")");
+            }
+            if (v == 0) {
+                fail(name + " is linked but was never published (version 0)");
+            }
+        }
         if ((meta & ~FULL) != 0) {
             fail(name + " has header word " + Long.toHexString(meta));
         }
@@ -112,6 +127,12 @@ final class OlcChecker {
         }
         int[] cc = t.innerKids.chunk(k);
         int co = OlcBSTree.IPAD + i * OlcBSTree.IB + OlcBSTree.KID0;
+        int[] block = t.innerKids.chunk(k);
+        int level = block[OlcBSTree.IPAD + i * OlcBSTree.IB + OlcBSTree.LEVEL];
+        if (level != h) {
+            fail(name + " records level " + level);
+        }
+        mirrored(id, h, kc, off, cc, co, name);
         long count = 0;
         // Child 0 covers [lo, first used key); the child of used slot s covers [key s, next used key).
         boolean cHasLo = hasLo;
@@ -135,6 +156,32 @@ final class OlcChecker {
             }
         }
         return count;
+    }
+
+    /**
+     * In a quiescent tree the mirror holds every inner node exactly: its keys, and its children as
+     * mirror slots (inner) or leaf ids. A stale slot would never give a wrong answer, but it would
+     * send every look-up through it down the slow path for good.
+     */
+    private void mirrored(int id, int h, long[] kc, int off, int[] cc, int co, String name) {
+        InnerMirror m = t.mirror();
+        int n = Pinned.denseOf(id);
+        if (n >= m.capacity) {
+            fail(name + " is slot " + n + ", past the mirror's " + m.capacity);
+        }
+        for (int s = 0; s < N; s++) {
+            if (m.keys[InnerMirror.keyOffset(n) + s] != kc[off + s]) {
+                fail(name + ": mirror slot " + n + " key " + s + " is " + m.keys[InnerMirror.keyOffset(n) + s]
+                        + ", the node's " + kc[off + s]);
+            }
+        }
+        for (int s = 0; s <= N; s++) {
+            int kid = cc[co + s];
+            int want = h == 1 || kid == OlcBSTree.NONE ? kid : Pinned.denseOf(kid);
+            if (m.kids[m.kid(n, s)] != want) {
+                fail(name + ": mirror slot " + n + " child " + s + " is " + m.kids[m.kid(n, s)] + ", not " + want);
+            }
+        }
     }
 
     private static void fail(String what) {

@@ -59,6 +59,13 @@ final class Pinned {
         return GEOMETRIC + (m >>> INDEX_BITS) << INDEX_BITS | m & INDEX_MASK;
     }
 
+    /** The inverse of {@link #idOf}: the allocation order of node {@code id}. */
+    static int denseOf(int id) {
+        int k = id >>> INDEX_BITS;
+        int i = id & INDEX_MASK;
+        return k < GEOMETRIC ? (((1 << k) - 1) << BASE_SHIFT) + i : GEOMETRIC_NODES + ((k - GEOMETRIC) << INDEX_BITS) + i;
+    }
+
     /** The id of the next node to allocate, {@link #idOf} of the counter's old value; throws when full. */
     static int allocate(java.util.concurrent.atomic.AtomicInteger counter) {
         int n = counter.getAndIncrement();

@@ -63,6 +63,20 @@ final class VersionLock {
         return false;
     }
 
+    /**
+     * Publishes a node no reader could validate yet (its word still 0): the first version, with a
+     * release store, so every plain write made to the node before it is seen by a reader that
+     * acquires that version.
+     */
+    static void publish(long[] words, int at) {
+        WORDS.setRelease(words, at, STEP);
+    }
+
+    /** Whether a version read from a node published with {@link #publish} may be validated: published, unlocked. */
+    static boolean isReadable(long version) {
+        return version != 0 && (version & LOCKED) == 0;
+    }
+
     /** Releases a lock this thread holds, advancing the version. */
     static void unlock(long[] words, int at) {
         WORDS.setRelease(words, at, (long) WORDS.getOpaque(words, at) + LOCKED);

@@ -25,6 +25,7 @@ class PinnedTest {
             assertEquals(expectedChunk, k, "chunk of node " + n);
             assertEquals(expectedIndex, i, "index of node " + n);
             assertTrue(id >= 0, "id of node " + n);
+            assertEquals(n, Pinned.denseOf(id), "allocation order of node " + n);
             expectedIndex++;
         }
         assertEquals(16, Pinned.chunkNodes(0));
@@ -38,6 +39,7 @@ class PinnedTest {
         assertTrue(last > 0);
         assertEquals(Pinned.MAX_CHUNKS - 1, Pinned.chunkOf(last));
         assertEquals(Pinned.INDEX_MASK, Pinned.indexIn(last, Pinned.chunkOf(last)));
+        assertEquals(Pinned.MAX_NODES - 1, Pinned.denseOf(last));
         AtomicInteger counter = new AtomicInteger(Pinned.MAX_NODES);
         assertThrows(IllegalStateException.class, () -> Pinned.allocate(counter));
     }
