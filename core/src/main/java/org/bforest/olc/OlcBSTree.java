@@ -681,7 +681,7 @@ final class OlcBSTree implements LongIndex {
                     VersionLock.unlock(hc, ho);
                 }
             } finally {
-                mirrorLock.unlockRead(stamp);
+                unlockMirror(stamp);
             }
             return;
         }
@@ -712,7 +712,7 @@ final class OlcBSTree implements LongIndex {
                 VersionLock.unlock(phc, pho);
             }
         } finally {
-            mirrorLock.unlockRead(stamp);
+            unlockMirror(stamp);
         }
     }
 
@@ -755,7 +755,7 @@ final class OlcBSTree implements LongIndex {
                 }
                 return true;
             } finally {
-                mirrorLock.unlockRead(stamp);
+                unlockMirror(stamp);
             }
         } finally {
             VersionLock.unlock(hc, ho);
@@ -774,6 +774,18 @@ final class OlcBSTree implements LongIndex {
             growMirror();
         }
         return mirrorLock.readLock();
+    }
+
+    /**
+     * Ends a {@link #lockMirror} section. Threads splitting at once can together allocate past the
+     * mirror's end (each checked before the others allocated); their nodes were skipped, so the
+     * mirror is copied now rather than at the next split, which may never come.
+     */
+    private void unlockMirror(long stamp) {
+        mirrorLock.unlockRead(stamp);
+        if (innerCount.get() > mirror.capacity) {
+            growMirror();
+        }
     }
 
     /** Replaces the mirror by one with room for half as many inner nodes again, copied from the nodes. */
