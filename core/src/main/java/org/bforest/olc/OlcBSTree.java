@@ -42,10 +42,10 @@ import org.bforest.util.SortedInput;
  * Every node has a version-and-lock word. Readers take no lock: they read a node's version, read
  * the node, read the child's version, then check that the node's version has not moved (lock
  * coupling), and restart from the root if it has; a leaf's answer counts only once its version is
- * validated. {@code get} and {@code containsKey} first try a shorter way ({@link #lookup}): the
- * mirror's inner levels without any validation, then the leaf validated and its fences checked,
- * which makes the answer exact however the leaf was reached; they fall back to lock coupling
- * after a few failed tries. An exception thrown by a read that is not yet validated (a torn node can hold any
+ * validated. Look-ups, updates, inserts that need no split and deletes first try a shorter way
+ * ({@link #lookup}, {@link #insert}): the mirror's inner levels without any validation, then the
+ * leaf validated (or locked from the version read) and its fences checked, which makes the leaf
+ * the key's leaf however it was reached; they fall back to lock coupling after a few failed tries. An exception thrown by a read that is not yet validated (a torn node can hold any
  * child id) is a restart, never an answer. Writers lock only the nodes they change, by a
  * compare-and-set from the version they read, so a lock is taken only on a node that is exactly
  * as read. Inserts split a full inner node when they pass it (locking it and its parent, then
@@ -302,26 +302,8 @@ final class OlcBSTree implements LongIndex {
         }
         for (int tries = FAST_TRIES; tries > 0; tries--) {
             try {
-                InnerMirror m = mirror;
-                long[] mk = m.keys;
-                int[] mc = m.kids;
-                int last = m.lastKid(0);
-                long rw = rootWord;
-                int node = (int) rw;
-                int h = (int) (rw >>> 32);
+                int node = routeLeaf(key);
                 int z = touch;
-                if (h > 0) {
-                    // Mirror slots down to the last inner level, whose children are leaf ids.
-                    int s = Pinned.denseOf(node);
-                    for (; h > 0; h--) {
-                        int ko = InnerMirror.kidOffset(s);
-                        // Start the children's line's load with the keys' (see touch).
-                        int t = mc[ko] & z;
-                        int c = NodeSearch.succGT(mk, InnerMirror.keyOffset(s), key) + t;
-                        s = mc[c < InnerMirror.LINE ? ko + c : last + s];
-                    }
-                    node = s;
-                }
                 int k = chunk(node);
                 int ho = leafHdrOffset(node);
                 int off = keyOffset(node);
@@ -343,6 +325,35 @@ final class OlcBSTree implements LongIndex {
             Thread.onSpinWait();
         }
         return coupledLookup(key);
+    }
+
+    /**
+     * The leaf the mirror routes {@code key} to: a hint, which the caller checks against the leaf's
+     * version and fences (see {@link #lookup}). A torn or stale mirror can make it throw an index
+     * exception, which the caller counts as a failed try.
+     */
+    private int routeLeaf(long key) {
+        InnerMirror m = mirror;
+        long[] mk = m.keys;
+        int[] mc = m.kids;
+        int last = m.lastKid(0);
+        long rw = rootWord;
+        int node = (int) rw;
+        int h = (int) (rw >>> 32);
+        if (h == 0) {
+            return node;
+        }
+        int z = touch;
+        // Mirror slots down to the last inner level, whose children are leaf ids.
+        int s = Pinned.denseOf(node);
+        for (; h > 0; h--) {
+            int ko = InnerMirror.kidOffset(s);
+            // Start the children's line's load with the keys' (see touch).
+            int t = mc[ko] & z;
+            int c = NodeSearch.succGT(mk, InnerMirror.keyOffset(s), key) + t;
+            s = mc[c < InnerMirror.LINE ? ko + c : last + s];
+        }
+        return s;
     }
 
     /** {@link #lookup} by optimistic lock coupling: every level validated before its child is used. */
@@ -550,10 +561,12 @@ final class OlcBSTree implements LongIndex {
      */
     static final long ABSENT_MARK = Long.MIN_VALUE + 0x5eed_0b5e_77eeL;
     private static final long ESCAPED_MARK = ABSENT_MARK + 1;
+    /** {@link #mirroredWrite} could not: the caller takes the lock-coupled way. Never returned to a user. */
+    private static final long FALLBACK_MARK = ABSENT_MARK + 2;
     private static final ThreadLocal<long[]> ESCAPED = ThreadLocal.withInitial(() -> new long[1]);
 
     private static long encodePrevious(long previous) {
-        if (previous == ABSENT_MARK || previous == ESCAPED_MARK) {
+        if (previous == ABSENT_MARK || previous == ESCAPED_MARK || previous == FALLBACK_MARK) {
             ESCAPED.get()[0] = previous;
             return ESCAPED_MARK;
         }
@@ -564,11 +577,89 @@ final class OlcBSTree implements LongIndex {
         return r == ESCAPED_MARK ? ESCAPED.get()[0] : r;
     }
 
-    /** Puts; returns ABSENT_MARK if the key was new, else the encoded previous value. */
+    /**
+     * Puts; returns ABSENT_MARK if the key was new, else the encoded previous value. An update, or
+     * an insert into a leaf with a free slot, first tries the way {@link #lookup} reads: the leaf
+     * the mirror routes to, locked from the version read if the key lies within its fences (then
+     * it is the key's leaf, and everything read before the lock is exact). An insert that must
+     * split, and every try that fails {@link #FAST_TRIES} times, takes the lock-coupled descent,
+     * which splits full inner nodes on its way down.
+     */
     private long insert(long key, long value) {
         if (key == MAXKEY) {
             return putMax(value);
         }
+        long r = mirroredWrite(key, value, false);
+        return r != FALLBACK_MARK ? r : coupledInsert(key, value);
+    }
+
+    /**
+     * A put ({@code remove} false) or a delete through the leaf the mirror routes {@code key} to,
+     * trusted once its version and fences say it is the key's leaf, then locked from the version
+     * read, so that everything read before the lock is exact. Returns as {@link #insert} or
+     * {@link #delete0} would, or {@link #FALLBACK_MARK} for an insert that must split a leaf or
+     * after {@link #FAST_TRIES} failed tries.
+     */
+    private long mirroredWrite(long key, long value, boolean remove) {
+        for (int tries = FAST_TRIES; tries > 0; tries--) {
+            try {
+                int leaf = routeLeaf(key);
+                int k = chunk(leaf);
+                int ho = leafHdrOffset(leaf);
+                int off = keyOffset(leaf);
+                long[] hc = leafHdr.chunk(k);
+                long[] kc = leafKeys.chunk(k);
+                long[] vc = leafVals.chunk(k);
+                long v = VersionLock.read(hc, ho + VERSION);
+                int q = NodeSearch.succGT(kc, off, key);
+                boolean found = q != 0 && kc[off + q - 1] == key;
+                int bm = (int) hc[ho + META];
+                boolean owns = hc[ho + LOW] <= key && key < hc[ho + HIGH];
+                if (owns && VersionLock.isReadable(v)) {
+                    if (remove && !found) {
+                        if (VersionLock.valid(hc, ho + VERSION, v)) {
+                            return ABSENT_MARK;
+                        }
+                    } else if (!remove && !found && bm == FULL) {
+                        return FALLBACK_MARK; // a split
+                    } else if (VersionLock.tryLock(hc, ho + VERSION, v)) {
+                        return remove ? deleteLocked(kc, vc, hc, off, ho, q, bm)
+                                : insertLocked(kc, vc, hc, off, ho, q, found, bm, key, value);
+                    }
+                }
+            } catch (IndexOutOfBoundsException | NullPointerException e) {
+                // a bad child id from the mirror read mid-change: a failed try
+            }
+            Thread.onSpinWait();
+        }
+        return FALLBACK_MARK;
+    }
+
+    /**
+     * The leaf part of a put, on a leaf this thread locked at the version it read {@code q},
+     * {@code found} and {@code bm} at (so they are exact), with a free slot unless {@code found}.
+     * Unlocks the leaf.
+     */
+    private long insertLocked(long[] kc, long[] vc, long[] hc, int off, int ho, int q, boolean found, int bm,
+            long key, long value) {
+        if (found) {
+            long previous = vc[off + q - 1];
+            vc[off + q - 1] = value;
+            VersionLock.unlock(hc, ho + VERSION);
+            return encodePrevious(previous);
+        }
+        int opened = GapSlots.openSlot(kc, off, vc, off, bm, q);
+        int at = opened & 0xFF;
+        kc[off + at] = key;
+        vc[off + at] = value;
+        hc[ho + META] = bm | 1 << (opened >>> 8);
+        VersionLock.unlock(hc, ho + VERSION);
+        size.increment();
+        return ABSENT_MARK;
+    }
+
+    /** {@link #insert} by optimistic lock coupling, splitting as it must. */
+    private long coupledInsert(long key, long value) {
         int failures = 0;
         restart:
         for (;;) {
@@ -622,21 +713,8 @@ final class OlcBSTree implements LongIndex {
                     continue;
                 }
                 // Locked, and unchanged since it was read: q, found and bm are exact.
-                if (found) {
-                    long previous = vc[off + q - 1];
-                    vc[off + q - 1] = value;
-                    VersionLock.unlock(hc, ho + VERSION);
-                    return encodePrevious(previous);
-                }
-                if (bm != FULL) {
-                    int opened = GapSlots.openSlot(kc, off, vc, off, bm, q);
-                    int at = opened & 0xFF;
-                    kc[off + at] = key;
-                    vc[off + at] = value;
-                    hc[ho + META] = bm | 1 << (opened >>> 8);
-                    VersionLock.unlock(hc, ho + VERSION);
-                    size.increment();
-                    return ABSENT_MARK;
+                if (found || bm != FULL) {
+                    return insertLocked(kc, vc, hc, off, ho, q, found, bm, key, value);
                 }
                 if (!splitFullLeaf(node, q, key, value, parent, pv)) {
                     continue;
@@ -966,6 +1044,22 @@ final class OlcBSTree implements LongIndex {
         if (key == MAXKEY) {
             return removeMax();
         }
+        long r = mirroredWrite(key, 0, true);
+        return r != FALLBACK_MARK ? r : coupledDelete(key);
+    }
+
+    /** Clears slot {@code q - 1} of a leaf this thread locked at the version it read {@code q} and {@code bm} at; unlocks it. */
+    private long deleteLocked(long[] kc, long[] vc, long[] hc, int off, int ho, int q, int bm) {
+        long previous = vc[off + q - 1];
+        vc[off + q - 1] = 0;
+        hc[ho + META] = GapSlots.clearSlot(kc, off, bm, q - 1);
+        VersionLock.unlock(hc, ho + VERSION);
+        size.decrement();
+        return encodePrevious(previous);
+    }
+
+    /** {@link #delete0} by optimistic lock coupling. */
+    private long coupledDelete(long key) {
         int failures = 0;
         restart:
         for (;;) {
@@ -1008,13 +1102,7 @@ final class OlcBSTree implements LongIndex {
                 if (!VersionLock.tryLock(hc, ho, v)) {
                     continue;
                 }
-                long[] vc = leafVals.chunk(k);
-                long previous = vc[off + q - 1];
-                vc[off + q - 1] = 0;
-                hc[PAD + i * LH + META] = GapSlots.clearSlot(kc, off, bm, q - 1);
-                VersionLock.unlock(hc, ho);
-                size.decrement();
-                return encodePrevious(previous);
+                return deleteLocked(kc, leafVals.chunk(k), hc, off, PAD + i * LH, q, bm);
             } catch (IndexOutOfBoundsException | NullPointerException e) {
                 failures = failedRead(e, failures);
             }

@@ -32,14 +32,22 @@ class InnerMirrorTest {
                 spoil(t.mirror(), spoil, rnd);
                 String what = spoil + (bulk ? ", bulk-loaded" : ", grown by inserts") + ", seed " + SEED;
                 assertAnswers(t, model, rnd, what);
-                // Inserts that split leaves and inner nodes write their nodes into the spoiled
-                // mirror; the answers stay exact throughout.
+                // Puts go through the spoiled mirror too (updates and inserts into a free slot
+                // take it; splits write their nodes into it); the answers stay exact throughout.
                 for (int i = 0; i < 5_000; i++) {
                     long k = rnd.nextLong(-1_000_000, 1_000_000);
                     assertEquals(!model.containsKey(k), t.upsert(k, k * 3), what + ": upsert " + k + " is new");
                     model.put(k, k * 3);
                 }
                 assertAnswers(t, model, rnd, what + ", after inserts");
+                // Deletes too (present keys, and absent ones), through the same spoiled mirror.
+                for (int i = 0; i < 5_000; i++) {
+                    Long present = model.ceilingKey(rnd.nextLong(-1_000_000, 1_000_000));
+                    long k = i % 2 == 0 && present != null ? present : rnd.nextLong(-1_000_000, 1_000_000);
+                    assertEquals(model.remove(k) != null, t.delete(k), what + ": delete " + k);
+                }
+                assertAnswers(t, model, rnd, what + ", after deletes");
+                assertEquals(model.size(), t.size(), what + ": size");
             }
         }
     }
