@@ -172,6 +172,16 @@ final class BMinusTree extends LeafChainIndex {
         leafLinks.chunk(leaf)[leafLinks.offset(leaf) + field] = v;
     }
 
+    @Override
+    protected void setLeafNext(int leaf, int next) {
+        setLink(leaf, NEXT, next);
+    }
+
+    @Override
+    protected void setLeafPrev(int leaf, int prev) {
+        setLink(leaf, PREV, prev);
+    }
+
     // ---- allocation ---------------------------------------------------------------------------
 
     private int allocLeaf() {

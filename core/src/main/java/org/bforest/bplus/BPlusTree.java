@@ -107,6 +107,16 @@ final class BPlusTree extends LeafChainIndex {
         leafInfo.chunk(leaf)[leafInfo.offset(leaf) + field] = v;
     }
 
+    @Override
+    protected void setLeafNext(int leaf, int next) {
+        setInfo(leaf, NEXT, next);
+    }
+
+    @Override
+    protected void setLeafPrev(int leaf, int prev) {
+        setInfo(leaf, PREV, prev);
+    }
+
     int leafCount(int leaf) {
         return info(leaf, COUNT);
     }

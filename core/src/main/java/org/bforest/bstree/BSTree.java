@@ -139,12 +139,12 @@ final class BSTree extends GappedTree {
     }
 
     @Override
-    void setLeafNext(int leaf, int next) {
+    protected void setLeafNext(int leaf, int next) {
         leafInfo.chunk(leaf)[leafInfo.offset(leaf) + NEXT] = next;
     }
 
     @Override
-    void setLeafPrev(int leaf, int prev) {
+    protected void setLeafPrev(int leaf, int prev) {
         leafInfo.chunk(leaf)[leafInfo.offset(leaf) + PREV] = prev;
     }
 

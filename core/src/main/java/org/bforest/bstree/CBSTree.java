@@ -276,12 +276,12 @@ final class CBSTree extends GappedTree {
     }
 
     @Override
-    void setLeafNext(int leaf, int next) {
+    protected void setLeafNext(int leaf, int next) {
         setLinks(leaf, next, leafPrev(leaf));
     }
 
     @Override
-    void setLeafPrev(int leaf, int prev) {
+    protected void setLeafPrev(int leaf, int prev) {
         setLinks(leaf, leafNext(leaf), prev);
     }
 

@@ -28,8 +28,6 @@ abstract sealed class GappedTree extends LeafChainIndex implements BSTreeIndex p
     static final long VERIFY_LIMIT = 5_000;
 
     final InnerLevels inner;
-    int headLeaf;
-    int tailLeaf;
 
     GappedTree(String name) {
         super(name);
@@ -47,39 +45,6 @@ abstract sealed class GappedTree extends LeafChainIndex implements BSTreeIndex p
 
     @Override
     protected abstract int leafPrev(int leaf);
-
-    abstract void setLeafNext(int leaf, int next);
-
-    abstract void setLeafPrev(int leaf, int prev);
-
-    /** Puts the new leaf {@code right} into the chain right after {@code leaf} (a split). */
-    final void linkAfter(int leaf, int right) {
-        int next = leafNext(leaf);
-        setLeafNext(right, next);
-        setLeafPrev(right, leaf);
-        setLeafNext(leaf, right);
-        if (next != NONE) {
-            setLeafPrev(next, right);
-        } else {
-            tailLeaf = right;
-        }
-    }
-
-    /** Points {@code leaf}'s neighbours at each other (or moves head or tail), dropping it from the chain. */
-    final void unlinkLeaf(int leaf) {
-        int prev = leafPrev(leaf);
-        int next = leafNext(leaf);
-        if (prev != NONE) {
-            setLeafNext(prev, next);
-        } else {
-            headLeaf = next;
-        }
-        if (next != NONE) {
-            setLeafPrev(next, prev);
-        } else {
-            tailLeaf = prev;
-        }
-    }
 
     // ---- the position SPI: the parts both trees answer alike ------------------------------------
 

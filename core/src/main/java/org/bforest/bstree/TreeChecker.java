@@ -66,8 +66,8 @@ abstract class TreeChecker {
                         + " child(ren); it should have been replaced by its child");
             }
         }
-        if (lastLeaf != t.tailLeaf) {
-            fail("tail leaf is " + t.tailLeaf + " but the last leaf in key order is " + lastLeaf);
+        if (lastLeaf != t.lastLeaf()) {
+            fail("tail leaf is " + t.lastLeaf() + " but the last leaf in key order is " + lastLeaf);
         }
         if (t.leafNext(lastLeaf) != NONE) {
             fail("last leaf " + lastLeaf + " has next " + t.leafNext(lastLeaf));
@@ -165,8 +165,8 @@ abstract class TreeChecker {
             fail("leaf " + leaf + " is empty but still in the tree");
         }
         if (lastLeaf == NONE) {
-            if (t.headLeaf != leaf) {
-                fail("head leaf is " + t.headLeaf + " but the first leaf in key order is " + leaf);
+            if (t.firstLeaf() != leaf) {
+                fail("head leaf is " + t.firstLeaf() + " but the first leaf in key order is " + leaf);
             }
             if (t.leafPrev(leaf) != NONE) {
                 fail("first leaf " + leaf + " has prev " + t.leafPrev(leaf));

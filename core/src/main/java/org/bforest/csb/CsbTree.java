@@ -246,6 +246,16 @@ final class CsbTree extends LeafChainIndex {
         leafLinks.chunk(leaf)[leafLinks.offset(leaf) + field] = v;
     }
 
+    @Override
+    protected void setLeafNext(int leaf, int next) {
+        setLink(leaf, NEXT, next);
+    }
+
+    @Override
+    protected void setLeafPrev(int leaf, int prev) {
+        setLink(leaf, PREV, prev);
+    }
+
     private void clearLeaf(int leaf) {
         int off = leafKeys.offset(leaf);
         Arrays.fill(leafKeys.chunk(leaf), off, off + width, MAXKEY);

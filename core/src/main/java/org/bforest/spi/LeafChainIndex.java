@@ -111,6 +111,82 @@ public abstract class LeafChainIndex implements LongIndex {
     /** {@code succ>}: as {@link #leafSuccGE}, splitting at {@code <= key} / {@code > key}. */
     protected abstract int leafSuccGT(int leaf, long key);
 
+    // ---- the leaf chain: head, tail, link and unlink, written once ------------------------------
+
+    /**
+     * The first and last leaf of the chain, for structures that keep the chain with
+     * {@link #linkAfter}, {@link #unlinkLeaf} and {@link #chainLeaves}; a structure's
+     * {@link #firstLeaf}/{@link #lastLeaf} usually return them.
+     */
+    protected int headLeaf = NONE;
+    protected int tailLeaf = NONE;
+
+    /**
+     * Sets the next leaf of {@code leaf} in the structure's own link storage. Structures that keep
+     * no links (and walk their tree instead) throw {@link UnsupportedOperationException} and never
+     * call the chain methods below.
+     */
+    protected abstract void setLeafNext(int leaf, int next);
+
+    /** Sets the previous leaf of {@code leaf}; see {@link #setLeafNext}. */
+    protected abstract void setLeafPrev(int leaf, int prev);
+
+    /** Puts the new leaf {@code right} into the chain right after {@code leaf} (a split). */
+    protected final void linkAfter(int leaf, int right) {
+        int next = leafNext(leaf);
+        setLeafNext(right, next);
+        setLeafPrev(right, leaf);
+        setLeafNext(leaf, right);
+        if (next != NONE) {
+            setLeafPrev(next, right);
+        } else {
+            tailLeaf = right;
+        }
+    }
+
+    /** Points {@code leaf}'s neighbours at each other (or moves head or tail), dropping it from the chain. */
+    protected final void unlinkLeaf(int leaf) {
+        int prev = leafPrev(leaf);
+        int next = leafNext(leaf);
+        if (prev != NONE) {
+            setLeafNext(prev, next);
+        } else {
+            headLeaf = next;
+        }
+        if (next != NONE) {
+            setLeafPrev(next, prev);
+        } else {
+            tailLeaf = prev;
+        }
+    }
+
+    /**
+     * Makes {@code leaves[0, n)} the whole chain, in that order (a bulk load, or a new tree's one
+     * leaf); {@code n >= 1}.
+     */
+    protected final void chainLeaves(int[] leaves, int n) {
+        int prev = NONE;
+        for (int i = 0; i < n; i++) {
+            int leaf = leaves[i];
+            setLeafPrev(leaf, prev);
+            if (prev != NONE) {
+                setLeafNext(prev, leaf);
+            }
+            prev = leaf;
+        }
+        setLeafNext(prev, NONE);
+        headLeaf = leaves[0];
+        tailLeaf = prev;
+    }
+
+    /** Makes {@code leaf} the whole chain (an empty tree's one leaf). */
+    protected final void chainOne(int leaf) {
+        setLeafNext(leaf, NONE);
+        setLeafPrev(leaf, NONE);
+        headLeaf = leaf;
+        tailLeaf = leaf;
+    }
+
     /** The key in a used slot. */
     protected abstract long leafKey(int leaf, int slot);
 

@@ -27,7 +27,7 @@ class BSTreeTest {
         BSTree t = BSTree.bulkLoad(range(0, 12 * 100, 10), null, 0.75);
         t.checkInvariants();
         assertEquals(100, t.leafNodes(), "12 keys a leaf at 75%");
-        int leaf = t.headLeaf;
+        int leaf = t.firstLeaf();
         assertEquals(0b0111_0111_0111_0111, t.leafBitmap(leaf));
         long[] kc = t.leafKeys.chunk(leaf);
         int off = t.leafKeys.offset(leaf);
@@ -60,13 +60,13 @@ class BSTreeTest {
     @Test
     void splitSpreadsBothHalves() {
         BSTree t = BSTree.bulkLoad(range(0, 16, 2), null, 1.0);
-        assertEquals(Slots.FULL, t.leafBitmap(t.headLeaf));
+        assertEquals(Slots.FULL, t.leafBitmap(t.firstLeaf()));
         assertTrue(t.upsert(5, 55));
         t.checkInvariants();
         assertEquals(2, t.leafNodes());
         assertEquals(1, t.height());
-        assertEquals(9, Long.bitCount(t.leafBitmap(t.headLeaf)));
-        assertEquals(8, Long.bitCount(t.leafBitmap(t.tailLeaf)));
+        assertEquals(9, Long.bitCount(t.leafBitmap(t.firstLeaf())));
+        assertEquals(8, Long.bitCount(t.leafBitmap(t.lastLeaf())));
         assertEquals(55, t.get(5, -1));
     }
 

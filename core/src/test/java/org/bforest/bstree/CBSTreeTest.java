@@ -45,7 +45,7 @@ class CBSTreeTest {
         assertHolds(t, keys, valuesOf(keys));
         assertEquals(100, t.leafNodes());
         assertEquals(100, t.leavesOfWidth(16));
-        for (int leaf = t.headLeaf; leaf != GappedTree.NONE; leaf = t.leafNext(leaf)) {
+        for (int leaf = t.firstLeaf(); leaf != GappedTree.NONE; leaf = t.leafNext(leaf)) {
             assertEquals(48, Long.bitCount(t.leafBitmap(leaf)));
         }
     }
@@ -104,7 +104,7 @@ class CBSTreeTest {
     void aKeyBelowK0ReencodesTheLeaf() {
         long[] keys = walk(1_000, 10, 40);
         CBSTree t = CBSTree.bulkLoad(keys, valuesOf(keys), 0.75);
-        int leaf = t.headLeaf;
+        int leaf = t.firstLeaf();
         assertEquals(1_000, t.leafK0(leaf));
         assertTrue(t.upsert(999, 5));
         assertTrue(t.upsert(5, 6));
@@ -133,7 +133,7 @@ class CBSTreeTest {
         long[] keys = walk(0, 1, 64); // consecutive: one full 16-bit leaf
         CBSTree t = CBSTree.bulkLoad(keys, valuesOf(keys), 0.75);
         assertEquals(1, t.leafNodes());
-        assertEquals(64, Long.bitCount(t.leafBitmap(t.headLeaf)));
+        assertEquals(64, Long.bitCount(t.leafBitmap(t.firstLeaf())));
         assertTrue(t.upsert(1L << 40, 1));
         t.checkInvariants();
         assertEquals(65, t.size());
@@ -143,7 +143,7 @@ class CBSTreeTest {
         }
         assertEquals(1, t.height());
         assertTrue(t.leafNodes() >= 2);
-        assertEquals(16, t.leafWidth(t.headLeaf), "the low half is still 16-bit");
+        assertEquals(16, t.leafWidth(t.firstLeaf()), "the low half is still 16-bit");
     }
 
     @Test

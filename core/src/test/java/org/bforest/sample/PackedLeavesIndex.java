@@ -147,6 +147,16 @@ public final class PackedLeavesIndex extends LeafChainIndex {
     }
 
     @Override
+    protected void setLeafNext(int leaf, int next) {
+        throw new UnsupportedOperationException("the chain is the fixed order");
+    }
+
+    @Override
+    protected void setLeafPrev(int leaf, int prev) {
+        throw new UnsupportedOperationException("the chain is the fixed order");
+    }
+
+    @Override
     protected long leafBitmap(int leaf) {
         int c = count[leaf];
         return c == SLOTS ? -1L : (1L << c) - 1;

@@ -37,6 +37,8 @@ class LeafChainIndexTest {
         @Override protected int lastLeaf() { return leaves.length - 1; }
         @Override protected int leafNext(int leaf) { return leaf + 1 < leaves.length ? leaf + 1 : NONE; }
         @Override protected int leafPrev(int leaf) { return leaf - 1; }
+        @Override protected void setLeafNext(int leaf, int next) { throw new UnsupportedOperationException(); }
+        @Override protected void setLeafPrev(int leaf, int prev) { throw new UnsupportedOperationException(); }
         @Override protected long leafBitmap(int leaf) { return (1L << leaves[leaf].length) - 1; }
         @Override protected int leafSuccGE(int leaf, long key) {
             int s = 0;

@@ -1146,6 +1146,20 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         return page * windows + Math.max(0, last) / WINDOW;
     }
 
+    /**
+     * The SPI's leaves are 64-slot windows of a page; the chain this tree keeps is of pages
+     * ({@code leafNextPage}/{@code leafPrevPage}), so the window-level chain methods are not used.
+     */
+    @Override
+    protected void setLeafNext(int leaf, int next) {
+        throw new UnsupportedOperationException("the paged trees chain pages, not windows");
+    }
+
+    @Override
+    protected void setLeafPrev(int leaf, int prev) {
+        throw new UnsupportedOperationException("the paged trees chain pages, not windows");
+    }
+
     @Override
     protected int firstLeaf() {
         open();
