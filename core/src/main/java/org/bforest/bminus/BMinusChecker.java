@@ -22,12 +22,7 @@ final class BMinusChecker implements ChainChecks.Tree {
     }
 
     void check() {
-        if (t.height > 0 && t.innerCount(t.root) == 0) {
-            checks.fail("the inner root " + t.root + " has one child and no key");
-        }
-        ChainChecks.walk(this, t.root, t.height, 0, false, 0, false);
-        checks.checkIds(t.leafIds, t.innerIds);
-        checks.checkChain();
+        checks.checkTree(this, t.root, t.height, t.leafIds, t.innerIds);
     }
 
     @Override
@@ -61,5 +56,10 @@ final class BMinusChecker implements ChainChecks.Tree {
     @Override
     public int kid(int node, int i) {
         return t.innerKid(node, i);
+    }
+
+    @Override
+    public int keyCount(int node) {
+        return t.innerCount(node);
     }
 }

@@ -628,31 +628,20 @@ final class BMinusTree extends LeafChainIndex {
         if (links) {
             t.chainLeaves(ids, leaves);
         }
-        int count = leaves;
-        int kids = width - 1;
-        while (count > 1) {
-            int nodes = (count + kids - 1) / kids;
-            int c = 0;
-            for (int j = 0; j < nodes; j++) {
-                int take = PackedLeaves.share(count, nodes, j);
-                int node = t.allocInner();
-                int off = t.innerOff(node);
-                int co = t.kidOff(node);
-                long[] ka = t.innerKeys.chunk(0);
-                int[] ca = t.innerKids.chunk(0);
-                for (int s = 0; s < take; s++) {
-                    ca[co + s] = ids[c + s];
-                    if (s < take - 1) {
-                        ka[off + s] = maxs[c + s];
-                    }
+        t.height = PackedLeaves.innerLevels(ids, maxs, leaves, width - 1, true, (kids, bounds, from, take) -> {
+            int node = t.allocInner(); // all padding
+            int off = t.innerOff(node);
+            int co = t.kidOff(node);
+            long[] ka = t.innerKeys.chunk(0);
+            int[] ca = t.innerKids.chunk(0);
+            for (int s = 0; s < take; s++) {
+                ca[co + s] = kids[from + s];
+                if (s < take - 1) {
+                    ka[off + s] = bounds[from + s]; // the largest key of the child
                 }
-                ids[j] = node;
-                maxs[j] = maxs[c + take - 1];
-                c += take;
             }
-            count = nodes;
-            t.height++;
-        }
+            return node;
+        });
         t.root = ids[0];
         PackedLeaves.trim(t.leafKeys, t.leafVals, t.leafLinks, t.leafIds.count());
         t.innerKeys.trimTo(t.innerIds.count());

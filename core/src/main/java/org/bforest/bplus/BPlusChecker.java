@@ -23,12 +23,7 @@ final class BPlusChecker implements ChainChecks.Tree {
     }
 
     void check() {
-        if (t.height > 0 && t.innerCountOf(t.root) == 0) {
-            checks.fail("the inner root " + t.root + " has one child and no key");
-        }
-        ChainChecks.walk(this, t.root, t.height, 0, false, 0, false);
-        checks.checkIds(t.leafIds, t.innerIds);
-        checks.checkChain();
+        checks.checkTree(this, t.root, t.height, t.leafIds, t.innerIds);
     }
 
     @Override
@@ -83,5 +78,10 @@ final class BPlusChecker implements ChainChecks.Tree {
     @Override
     public int kid(int node, int i) {
         return t.innerKid(node, i);
+    }
+
+    @Override
+    public int keyCount(int node) {
+        return t.innerCountOf(node);
     }
 }

@@ -548,31 +548,21 @@ final class BPlusTree extends LeafChainIndex {
             i += take;
         }
         t.chainLeaves(ids, leaves);
-        int count = leaves;
-        while (count > 1) {
-            int nodes = (count + KIDS - 1) / KIDS;
-            int c = 0;
-            for (int j = 0; j < nodes; j++) {
-                int take = PackedLeaves.share(count, nodes, j);
-                int node = t.allocInner();
-                int ko = FlatLongNodeArray.offsetOf(node, INNER);
-                int co = FlatIntNodeArray.offsetOf(node, KIDS);
-                long[] ka = t.innerKeys.chunk(0);
-                int[] ca = t.innerKids.chunk(0);
-                for (int s = 0; s < take; s++) {
-                    ca[co + s] = ids[c + s];
-                    if (s > 0) {
-                        ka[ko + s - 1] = mins[c + s];
-                    }
+        t.height = PackedLeaves.innerLevels(ids, mins, leaves, KIDS, false, (kids, bounds, from, take) -> {
+            int node = t.allocInner();
+            int ko = FlatLongNodeArray.offsetOf(node, INNER);
+            int co = FlatIntNodeArray.offsetOf(node, KIDS);
+            long[] ka = t.innerKeys.chunk(0);
+            int[] ca = t.innerKids.chunk(0);
+            for (int s = 0; s < take; s++) {
+                ca[co + s] = kids[from + s];
+                if (s > 0) {
+                    ka[ko + s - 1] = bounds[from + s]; // the smallest key of the child to its right
                 }
-                t.innerCount.chunk(0)[node] = take - 1;
-                ids[j] = node;
-                mins[j] = mins[c];
-                c += take;
             }
-            count = nodes;
-            t.height++;
-        }
+            t.innerCount.chunk(0)[node] = take - 1;
+            return node;
+        });
         t.root = ids[0];
         PackedLeaves.trim(t.leafKeys, t.leafVals, t.leafInfo, t.leafIds.count());
         t.innerKeys.trimTo(t.innerIds.count());

@@ -9,7 +9,7 @@ import org.bforest.storage.NodeIds;
 /**
  * The parts of a tree checker that the B+-tree, the B&minus; tree and the CSB+-trees share,
  * written once: the walk from the root that hands each child the key range its parent gives it
- * ({@link #walk}), the record of which nodes the walk reached ({@link #reachLeaf},
+ * ({@link #walk}; with the rest below, {@link #checkTree}), the record of which nodes the walk reached ({@link #reachLeaf},
  * {@link #reachInner}, {@link #orderLeaf}) and the checks on it ({@link #checkIds}: every id in use
  * reached, none on a free list; {@link #checkChain}: the leaf chain lists the reached leaves in
  * order both ways), and the key check of a node padded with {@link LeafChainIndex#MAXKEY}
@@ -34,6 +34,9 @@ public final class ChainChecks {
 
         /** Child {@code i} of an inner node. */
         int kid(int node, int i);
+
+        /** Keys in an inner node, as the tree counts them (not checked: {@link #inner} checks them). */
+        int keyCount(int node);
     }
 
     private final LeafChainIndex index;
@@ -45,6 +48,21 @@ public final class ChainChecks {
     /** Checks of {@code index}'s tree; the messages name it. */
     public ChainChecks(LeafChainIndex index) {
         this.index = index;
+    }
+
+    /**
+     * The shared checks of a tree whose node ids come from {@link NodeIds}, in order: an inner root
+     * has a key, every node passes the tree's own checks in a {@link #walk} from the root, the
+     * ids reached are the ids in use ({@link #checkIds}), and the chain lists the leaves in the
+     * walk's order ({@link #checkChain}).
+     */
+    public void checkTree(Tree tree, int root, int height, NodeIds leafIds, NodeIds innerIds) {
+        if (height > 0 && tree.keyCount(root) == 0) {
+            fail("the inner root " + root + " has one child and no key");
+        }
+        walk(tree, root, height, 0, false, 0, false);
+        checkIds(leafIds, innerIds);
+        checkChain();
     }
 
     /**

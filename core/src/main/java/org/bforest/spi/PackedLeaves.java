@@ -12,7 +12,8 @@ import org.bforest.storage.LongNodeArray;
  * count) in an {@link IntNodeArray}. Static methods over those arrays: the position SPI's reads of
  * a leaf ({@link #bitmap}, {@link #key}, {@link #value}, {@link #visit}), storage upkeep
  * ({@link #ensure}, {@link #trim}), memory accounting ({@link #bytes} and friends) and the bulk
- * load's layout ({@link #checkFill}, {@link #leavesFor}, {@link #share}, {@link #load}).
+ * load's layout ({@link #checkFill}, {@link #leavesFor}, {@link #share}, {@link #load},
+ * {@link #innerLevels}).
  *
  * <p>Apart because it is the same in every packed tree and in none of their hot paths: descents,
  * leaf search, insert and delete stay in each tree's own final class, so that the JIT profiles
@@ -131,6 +132,38 @@ public final class PackedLeaves {
      */
     public static int share(int total, int parts, int j) {
         return total / parts + (j < total % parts ? 1 : 0);
+    }
+
+    /** Builds one inner node of a bulk load over the children {@code ids[from, from + take)}; returns its id. */
+    @FunctionalInterface
+    public interface InnerNode {
+        /** {@code bounds[i]}: the smallest or largest key of child {@code ids[i]}, as {@link #innerLevels} was told. */
+        int build(int[] ids, long[] bounds, int from, int take);
+    }
+
+    /**
+     * The inner levels of a bulk load, bottom up: the {@code count} nodes of the level below
+     * ({@code ids[0, count)}, {@code bounds[i]} the smallest key under node {@code i}, or the
+     * largest when {@code largest}) are spread evenly ({@link #share}) over
+     * {@code ceil(count / fan)} new nodes that {@code node} builds, which become the next level in
+     * {@code ids} and {@code bounds} (overwritten in place) until one node is left: the root,
+     * {@code ids[0]}. Returns how many levels it built: the tree's height.
+     */
+    public static int innerLevels(int[] ids, long[] bounds, int count, int fan, boolean largest, InnerNode node) {
+        int levels = 0;
+        while (count > 1) {
+            int nodes = (count + fan - 1) / fan;
+            int c = 0;
+            for (int j = 0; j < nodes; j++) {
+                int take = share(count, nodes, j);
+                ids[j] = node.build(ids, bounds, c, take); // j <= c: the children are read first
+                bounds[j] = bounds[largest ? c + take - 1 : c];
+                c += take;
+            }
+            count = nodes;
+            levels++;
+        }
+        return levels;
     }
 
     /**
