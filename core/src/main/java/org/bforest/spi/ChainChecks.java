@@ -9,19 +9,22 @@ import org.bforest.storage.NodeIds;
 /**
  * The parts of a tree checker that the B+-tree, the B&minus; tree and the CSB+-trees share,
  * written once: the walk from the root that hands each child the key range its parent gives it
- * ({@link #walk}; with the rest below, {@link #checkTree}), the record of which nodes the walk reached ({@link #reachLeaf},
+ * ({@link #walk}), the record of which nodes the walk reached ({@link #reachLeaf},
  * {@link #reachInner}, {@link #orderLeaf}) and the checks on it ({@link #checkIds}: every id in use
  * reached, none on a free list; {@link #checkChain}: the leaf chain lists the reached leaves in
- * order both ways), and the key check of a node padded with {@link LeafChainIndex#MAXKEY}
- * ({@link #paddedKeys}). A checker makes one per check and keeps its own tree-specific rules.
+ * order both ways), all of these in one call for a tree whose ids come from {@link NodeIds}
+ * ({@link #checkTree}), and the key check of a node padded with {@link LeafChainIndex#MAXKEY}
+ * ({@link #paddedKeys}). A checker makes one per check, implements {@link Tree} and keeps its own
+ * tree-specific rules.
  *
  * <p>Apart from {@link LeafChainIndex#checkLeafChain}, which checks what every structure's SPI
  * promises, because these checks know a tree: a root, levels, separators, node ids. Failures
  * throw {@link IllegalStateException} with the tree's {@code toString} and what broke, as the
- * checkers always have.
+ * checkers always have. Public for the trees' packages; {@code spi} is exported only to the
+ * project's own modules.
  */
 public final class ChainChecks {
-    /** A checker's side of {@link #walk}: its node checks and how to read a separator and a child. */
+    /** A checker's side of {@link ChainChecks#walk}: its node checks and how to read a separator and a child. */
     public interface Tree {
         /** Checks a leaf whose keys the parents bound by {@code lo} and {@code hi} (where given). */
         void leaf(int leaf, long lo, boolean hasLo, long hi, boolean hasHi);
@@ -86,7 +89,7 @@ public final class ChainChecks {
         }
     }
 
-    /** Records a leaf the walk reached; fails unless its id is below {@code ids} and it is reached for the first time. */
+    /** Records a leaf the walk reached; fails unless its id is below {@code ids} and it is new to the walk. */
     public void reachLeaf(int leaf, int ids) {
         if (leaf < 0 || leaf >= ids || seenLeaves.get(leaf)) {
             fail("leaf " + leaf + " is out of range or reached twice");

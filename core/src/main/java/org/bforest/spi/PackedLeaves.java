@@ -18,8 +18,8 @@ import org.bforest.storage.LongNodeArray;
  * <p>Apart because it is the same in every packed tree and in none of their hot paths: descents,
  * leaf search, insert and delete stay in each tree's own final class, so that the JIT profiles
  * each apart. What is here is static, takes the arrays as arguments and keeps no state: a call
- * from a tree is inlined like the tree's own code. Public only for the trees' packages; the
- * module exports {@code spi} to none of the users.
+ * from a tree is inlined like the tree's own code. Public for the trees' packages; the module
+ * exports {@code spi} only to the project's own modules, never to users.
  */
 public final class PackedLeaves {
     private PackedLeaves() {
@@ -137,7 +137,10 @@ public final class PackedLeaves {
     /** Builds one inner node of a bulk load over the children {@code ids[from, from + take)}; returns its id. */
     @FunctionalInterface
     public interface InnerNode {
-        /** {@code bounds[i]}: the smallest or largest key of child {@code ids[i]}, as {@link #innerLevels} was told. */
+        /**
+         * {@code bounds[i]}: the smallest or largest key under child {@code ids[i]}, as
+         * {@link PackedLeaves#innerLevels} was told.
+         */
         int build(int[] ids, long[] bounds, int from, int take);
     }
 

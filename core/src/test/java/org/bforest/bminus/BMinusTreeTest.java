@@ -171,7 +171,8 @@ class BMinusTreeTest {
     void otherNodeSizesAndTheWayWithoutLinksAgreeWithTreeMap(int b, boolean links) {
         long seed = 0x5eed0000L + b;
         SplittableRandom r = new SplittableRandom(seed);
-        LongIndex t = r.nextBoolean() ? BMinusTrees.empty(b, links) : BMinusTrees.bulkLoad(keys(3000, 7), null, b, links);
+        LongIndex t = r.nextBoolean() ? BMinusTrees.empty(b, links)
+                : BMinusTrees.bulkLoad(keys(3000, 7), null, b, links);
         assertTrue(t.toString().contains("links=" + links), t.toString());
         TreeMap<Long, Long> model = new TreeMap<>();
         if (t.size() > 0) {
