@@ -3,7 +3,9 @@ package org.bforest.bminus;
 import java.util.Arrays;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
+import org.bforest.kernel.Prefetch;
 import org.bforest.spi.LeafChainIndex;
+import org.bforest.spi.PackedLeaves;
 import org.bforest.storage.FlatIntNodeArray;
 import org.bforest.storage.FlatLongNodeArray;
 import org.bforest.storage.IntNodeArray;
@@ -59,59 +61,60 @@ import org.bforest.storage.NodeIds;
  * lines (the default), or none, as the article suggests, with the next leaf found from the
  * ancestors: one descent by the leaf's first key, remembering the deepest ancestor with a child
  * to the right, then leftmost down from it. The ancestors a scan re-reads are the ones it just
- * read, so they are in L1. {@code -Dbforest.bminus.links=false} selects the second;
- * {@code docs/BENCHMARKS.md} has the measurement that chose the first.
+ * read, so they are in L1. The constructor's {@code links} chooses (the factories build with
+ * links); {@code docs/BENCHMARKS.md} has the measurement that chose the first.
  *
  * <p>Not thread-safe for writes; reads keep no state in fields, so any number of threads may
  * read an unmodified tree.
  */
 final class BMinusTree extends LeafChainIndex {
-    /** Sibling links between leaves ({@code true}), or the next leaf found through the ancestors. */
-    static final boolean LINKS = Boolean.parseBoolean(System.getProperty("bforest.bminus.links", "true"));
     static final int MAX_HEIGHT = 40;
     /** The leaf link record: next and previous leaf. */
     private static final int NEXT = 0;
     private static final int PREV = 1;
 
-    /**
-     * Always 0, but not {@code final}, so the JIT cannot fold {@code x & touch} away: a load
-     * and-ed with it stays in the code and, its address not depending on the rank, is issued with
-     * the key loads, so the child-id (or value) line is on its way when the rank arrives and the
-     * two misses overlap instead of adding up: Java's stand-in for {@code __builtin_prefetch}, as
-     * in the BS-tree's inner levels.
-     */
-    @SuppressWarnings("FieldMayBeFinal")
-    private static int touch = 0;
-
     /** B: keys per node, 16, 32 or 64. */
     final int width;
+    /**
+     * Sibling links between leaves ({@code true}, the default), or the next leaf found through the
+     * ancestors. A final field, read where a leaf step chooses its way: no virtual call.
+     */
+    final boolean links;
     private final double bulkFill;
 
     LongNodeArray leafKeys;
     LongNodeArray leafVals;
-    /** Next and previous leaf ({@link #LINKS} only; null otherwise). */
+    /** Next and previous leaf ({@link #links} only; null otherwise). */
     IntNodeArray leafLinks;
     final NodeIds leafIds = new NodeIds();
     FlatLongNodeArray innerKeys;
     FlatIntNodeArray innerKids;
     final NodeIds innerIds = new NodeIds();
-    /** The root: an inner node, or a leaf when {@link #height} is 0. */
+    /**
+     * The root: an inner node, or a leaf when {@link #height} is 0. With {@link #links}, the chain's
+     * first and last leaf are the shared layer's {@code headLeaf} and {@code tailLeaf}; without, a
+     * descent finds them.
+     */
     int root;
     int height;
-    /** First and last leaf ({@link #LINKS} only; found by descent otherwise). */
-    private int head;
-    private int tail;
 
     // Writers' scratch (writes are single-threaded): the path of the last descend().
     private final int[] pathNode = new int[MAX_HEIGHT + 1];
     private final int[] pathPos = new int[MAX_HEIGHT + 1];
 
+    /** An empty tree with sibling links; {@code bulkFill} is recorded for {@link #toString} only. */
     BMinusTree(String name, int width, double bulkFill) {
+        this(name, width, bulkFill, true);
+    }
+
+    /** An empty tree, with sibling links between leaves or ({@code links} false) without. */
+    BMinusTree(String name, int width, double bulkFill, boolean links) {
         super(name);
         if (width != 16 && width != 32 && width != 64) {
             throw new IllegalArgumentException("a B-minus tree node holds 16, 32 or 64 keys, not " + width);
         }
         this.width = width;
+        this.links = links;
         this.bulkFill = bulkFill;
         init();
     }
@@ -121,7 +124,7 @@ final class BMinusTree extends LeafChainIndex {
         // object that takes a whole region, measured as 44 heap bytes a key for 23 used.
         leafKeys = LongNodeArray.smallChunks(width, 1);
         leafVals = LongNodeArray.smallChunks(width, 1);
-        leafLinks = LINKS ? new IntNodeArray(2, 1) : null;
+        leafLinks = links ? new IntNodeArray(2, 1) : null;
         leafIds.reset();
         innerKeys = new FlatLongNodeArray(width, 1);
         innerKids = new FlatIntNodeArray(width, 1);
@@ -129,8 +132,9 @@ final class BMinusTree extends LeafChainIndex {
         int leaf = allocLeaf();
         root = leaf;
         height = 0;
-        head = leaf;
-        tail = leaf;
+        if (links) {
+            chainOne(leaf);
+        }
     }
 
     /** Where a leaf starts in its key chunk and, the arrays being alike, in its value chunk. */
@@ -174,30 +178,31 @@ final class BMinusTree extends LeafChainIndex {
 
     @Override
     protected void setLeafNext(int leaf, int next) {
+        checkLinks();
         setLink(leaf, NEXT, next);
     }
 
     @Override
     protected void setLeafPrev(int leaf, int prev) {
+        checkLinks();
         setLink(leaf, PREV, prev);
+    }
+
+    /** The chain methods are for a tree with links; one without never calls them. */
+    private void checkLinks() {
+        if (!links) {
+            throw new UnsupportedOperationException(toString() + " keeps no sibling links");
+        }
     }
 
     // ---- allocation ---------------------------------------------------------------------------
 
+    /** A new empty leaf (all padding); with links, the caller puts it in the chain. */
     private int allocLeaf() {
-        long need = leafIds.needed();
-        leafKeys.ensureCapacity(need);
-        leafVals.ensureCapacity(need);
-        if (LINKS) {
-            leafLinks.ensureCapacity(need);
-        }
+        PackedLeaves.ensure(leafKeys, leafVals, leafLinks, leafIds.needed());
         int leaf = leafIds.next();
         int off = leafOff(leaf);
         Arrays.fill(leafKeys.chunk(leaf), off, off + width, MAXKEY);
-        if (LINKS) {
-            setLink(leaf, NEXT, NONE);
-            setLink(leaf, PREV, NONE);
-        }
         return leaf;
     }
 
@@ -216,12 +221,7 @@ final class BMinusTree extends LeafChainIndex {
         if (height >= MAX_HEIGHT) {
             throw new IllegalStateException(toString() + ": height limit " + MAX_HEIGHT + " reached");
         }
-        long leaves = leafIds.needed();
-        leafKeys.ensureCapacity(leaves);
-        leafVals.ensureCapacity(leaves);
-        if (LINKS) {
-            leafLinks.ensureCapacity(leaves);
-        }
+        PackedLeaves.ensure(leafKeys, leafVals, leafLinks, leafIds.needed());
         long inner = innerIds.needed(height + 1);
         innerKeys.ensureCapacity(inner);
         innerKids.ensureCapacity(inner);
@@ -235,11 +235,11 @@ final class BMinusTree extends LeafChainIndex {
         long[] ka = innerKeys.chunk(0);
         int[] ca = innerKids.chunk(0);
         int w = width;
-        int z = touch;
+        int z = Prefetch.zero();
         int node = root;
         for (int h = height; h > 0; h--) {
             int co = FlatIntNodeArray.offsetOf(node, w);
-            int t = (ca[co] | ca[co + (w >> 1)] | ca[co + w - 1]) & z; // every child-id line, see touch
+            int t = (ca[co] | ca[co + (w >> 1)] | ca[co + w - 1]) & z; // every child-id line: see Prefetch
             node = ca[co + t + NodeSearch.rank(ka, FlatLongNodeArray.offsetOf(node, w), w, key)];
         }
         return node;
@@ -250,11 +250,11 @@ final class BMinusTree extends LeafChainIndex {
         long[] ka = innerKeys.chunk(0);
         int[] ca = innerKids.chunk(0);
         int w = width;
-        int z = touch;
+        int z = Prefetch.zero();
         int node = root;
         for (int h = height; h > 0; h--) {
             int co = FlatIntNodeArray.offsetOf(node, w);
-            int t = (ca[co] | ca[co + (w >> 1)] | ca[co + w - 1]) & z; // see touch
+            int t = (ca[co] | ca[co + (w >> 1)] | ca[co + w - 1]) & z; // see Prefetch
             int c = NodeSearch.rank(ka, FlatLongNodeArray.offsetOf(node, w), w, key);
             pathNode[h] = node;
             pathPos[h] = c;
@@ -272,18 +272,9 @@ final class BMinusTree extends LeafChainIndex {
         long[] kc = leafKeys.chunk(leaf);
         long[] vc = leafVals.chunk(leaf);
         int off = leafOff(leaf);
-        int t = touchValues(vc, off);
+        int t = Prefetch.lines(vc, off, width); // the value lines load with the keys'
         int at = off + NodeSearch.rank(kc, off, width, key);
         return kc[at] == key ? vc[at + t] : absent;
-    }
-
-    /** Starts the loads of every value line of a leaf with its keys' (0; see {@link #touch}). */
-    private int touchValues(long[] vc, int off) {
-        long v = vc[off] | vc[off + width - 1];
-        for (int i = 8; i < width; i += 8) { // a line is 8 values, wherever the leaf starts
-            v |= vc[off + i];
-        }
-        return (int) v & touch;
     }
 
     @Override
@@ -308,7 +299,7 @@ final class BMinusTree extends LeafChainIndex {
         long[] vc = leafVals.chunk(leaf);
         int off = leafOff(leaf);
         int w = width;
-        int r = NodeSearch.rank(kc, off, w, key) + touchValues(vc, off);
+        int r = NodeSearch.rank(kc, off, w, key) + Prefetch.lines(vc, off, w);
         if (kc[off + r] == key) {
             long previous = vc[off + r];
             vc[off + r] = value;
@@ -343,16 +334,8 @@ final class BMinusTree extends LeafChainIndex {
         System.arraycopy(kc, off + half, leafKeys.chunk(right), roff, half);
         System.arraycopy(vc, off + half, leafVals.chunk(right), roff, half);
         Arrays.fill(kc, off + half, off + width, MAXKEY);
-        if (LINKS) {
-            int next = link(leaf, NEXT);
-            setLink(right, PREV, leaf);
-            setLink(right, NEXT, next);
-            setLink(leaf, NEXT, right);
-            if (next == NONE) {
-                tail = right;
-            } else {
-                setLink(next, PREV, right);
-            }
+        if (links) {
+            linkAfter(leaf, right);
         }
         insertIntoParent(1, kc[off + half - 1], right);
     }
@@ -434,19 +417,8 @@ final class BMinusTree extends LeafChainIndex {
 
     /** Frees an emptied leaf (unlinking it) and removes it from its parent. */
     private void removeLeaf(int leaf) {
-        if (LINKS) {
-            int prev = link(leaf, PREV);
-            int next = link(leaf, NEXT);
-            if (prev == NONE) {
-                head = next;
-            } else {
-                setLink(prev, NEXT, next);
-            }
-            if (next == NONE) {
-                tail = prev;
-            } else {
-                setLink(next, PREV, prev);
-            }
+        if (links) {
+            unlinkLeaf(leaf);
         }
         leafIds.release(leaf);
         removeChild(1);
@@ -496,8 +468,8 @@ final class BMinusTree extends LeafChainIndex {
 
     @Override
     protected int firstLeaf() {
-        if (LINKS) {
-            return head;
+        if (links) {
+            return headLeaf;
         }
         int node = root;
         for (int h = height; h > 0; h--) {
@@ -508,8 +480,8 @@ final class BMinusTree extends LeafChainIndex {
 
     @Override
     protected int lastLeaf() {
-        if (LINKS) {
-            return tail;
+        if (links) {
+            return tailLeaf;
         }
         int node = root;
         for (int h = height; h > 0; h--) {
@@ -520,12 +492,12 @@ final class BMinusTree extends LeafChainIndex {
 
     @Override
     protected int leafNext(int leaf) {
-        return LINKS ? link(leaf, NEXT) : step(leaf, true);
+        return links ? link(leaf, NEXT) : step(leaf, true);
     }
 
     @Override
     protected int leafPrev(int leaf) {
-        return LINKS ? link(leaf, PREV) : step(leaf, false);
+        return links ? link(leaf, PREV) : step(leaf, false);
     }
 
     /**
@@ -567,7 +539,7 @@ final class BMinusTree extends LeafChainIndex {
 
     @Override
     protected long leafBitmap(int leaf) {
-        return (1L << leafCount(leaf)) - 1; // at most B-1 = 63 keys
+        return PackedLeaves.bitmap(leafCount(leaf)); // at most B-1 = 63 keys
     }
 
     @Override
@@ -586,30 +558,18 @@ final class BMinusTree extends LeafChainIndex {
 
     @Override
     protected long leafKey(int leaf, int slot) {
-        return leafKeys.chunk(leaf)[leafOff(leaf) + slot];
+        return PackedLeaves.key(leafKeys, leaf, slot);
     }
 
     @Override
     protected long leafValue(int leaf, int slot) {
-        return leafVals.chunk(leaf)[leafOff(leaf) + slot];
+        return PackedLeaves.value(leafKeys, leafVals, leaf, slot);
     }
 
     @Override
     protected int visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
-        long[] kc = leafKeys.chunk(leaf);
-        long[] vc = leafVals.chunk(leaf);
-        int off = leafOff(leaf);
-        int n = 0;
-        for (; bits != 0; bits &= bits - 1) {
-            int slot = Long.numberOfTrailingZeros(bits);
-            n++;
-            boolean go = visitor.visit(kc[off + slot], vc[off + slot]);
-            checkUnchanged(expectedModCount);
-            if (!go) {
-                return -n;
-            }
-        }
-        return n;
+        return PackedLeaves.visit(this, leafKeys.chunk(leaf), leafVals.chunk(leaf), leafOff(leaf), bits, visitor,
+                expectedModCount);
     }
 
     @Override
@@ -620,27 +580,19 @@ final class BMinusTree extends LeafChainIndex {
     @Override
     protected String describeShape() {
         return "B=" + width + ", leaves=" + leafIds.inUse() + ", inner=" + innerIds.inUse() + ", height=" + height
-                + ", links=" + LINKS + ", bulkFill=" + bulkFill;
+                + ", links=" + links + ", bulkFill=" + bulkFill;
     }
 
     @Override
     public long memoryBytes() {
-        return 16 + 8L * 16 + leafKeys.bytes() + leafVals.bytes() + (LINKS ? leafLinks.bytes() : 0)
-                + leafIds.bytes() + innerKeys.bytes() + innerKids.bytes() + innerIds.bytes()
-                + 2 * (16 + 4L * pathNode.length);
+        return PackedLeaves.objectBytes(16) + PackedLeaves.bytes(leafKeys, leafVals, leafLinks) + leafIds.bytes()
+                + innerKeys.bytes() + innerKids.bytes() + innerIds.bytes() + PackedLeaves.bytes(pathNode)
+                + PackedLeaves.bytes(pathPos);
     }
 
     @Override
     protected void checkStructure() {
         new BMinusChecker(this).check();
-    }
-
-    int head() {
-        return head;
-    }
-
-    int tail() {
-        return tail;
     }
 
     // ---- bulk load ----------------------------------------------------------------------------
@@ -651,71 +603,47 @@ final class BMinusTree extends LeafChainIndex {
      * spread evenly so that no node is nearly empty.
      */
     static BMinusTree bulkLoad(String name, int width, long[] keys, long[] values, double leafFill) {
-        if (!(leafFill >= 0.5 && leafFill <= 1.0)) {
-            throw new IllegalArgumentException("leafFill must be in [0.5, 1], got " + leafFill);
-        }
-        BMinusTree t = new BMinusTree(name, width, leafFill);
+        return bulkLoad(name, width, keys, values, leafFill, true);
+    }
+
+    /** {@link #bulkLoad(String, int, long[], long[], double)}, with sibling links or without. */
+    static BMinusTree bulkLoad(String name, int width, long[] keys, long[] values, double leafFill, boolean links) {
+        PackedLeaves.checkFill(leafFill);
+        BMinusTree t = new BMinusTree(name, width, leafFill, links);
         int n = t.acceptBulk(keys, values);
         if (n == 0) {
             return t;
         }
-        int per = Math.max(1, (int) Math.round(leafFill * (width - 1)));
-        int leaves = (int) ((n + (long) per - 1) / per);
+        int leaves = PackedLeaves.leavesFor(n, leafFill, width - 1);
         int[] ids = new int[leaves];
         long[] maxs = new long[leaves];
-        int prev = NONE;
         for (int j = 0, i = 0; j < leaves; j++) {
-            int take = n / leaves + (j < n % leaves ? 1 : 0); // even: no nearly empty last leaf
+            int take = PackedLeaves.share(n, leaves, j);
             int leaf = j == 0 ? t.root : t.allocLeaf();
-            int off = t.leafOff(leaf);
-            System.arraycopy(keys, i, t.leafKeys.chunk(leaf), off, take);
-            if (values != null) {
-                System.arraycopy(values, i, t.leafVals.chunk(leaf), off, take);
-            }
-            if (LINKS) {
-                t.setLink(leaf, PREV, prev);
-                if (prev != NONE) {
-                    t.setLink(prev, NEXT, leaf);
-                }
-            }
+            PackedLeaves.load(t.leafKeys, t.leafVals, leaf, keys, values, i, take);
             ids[j] = leaf;
             i += take;
             maxs[j] = keys[i - 1];
-            prev = leaf;
         }
-        t.head = ids[0];
-        t.tail = prev;
-        int count = leaves;
-        int kids = width - 1;
-        while (count > 1) {
-            int nodes = (count + kids - 1) / kids;
-            int c = 0;
-            for (int j = 0; j < nodes; j++) {
-                int take = count / nodes + (j < count % nodes ? 1 : 0);
-                int node = t.allocInner();
-                int off = t.innerOff(node);
-                int co = t.kidOff(node);
-                long[] ka = t.innerKeys.chunk(0);
-                int[] ca = t.innerKids.chunk(0);
-                for (int s = 0; s < take; s++) {
-                    ca[co + s] = ids[c + s];
-                    if (s < take - 1) {
-                        ka[off + s] = maxs[c + s];
-                    }
+        if (links) {
+            t.chainLeaves(ids, leaves);
+        }
+        t.height = PackedLeaves.innerLevels(ids, maxs, leaves, width - 1, true, (kids, bounds, from, take) -> {
+            int node = t.allocInner(); // all padding
+            int off = t.innerOff(node);
+            int co = t.kidOff(node);
+            long[] ka = t.innerKeys.chunk(0);
+            int[] ca = t.innerKids.chunk(0);
+            for (int s = 0; s < take; s++) {
+                ca[co + s] = kids[from + s];
+                if (s < take - 1) {
+                    ka[off + s] = bounds[from + s]; // the largest key of the child
                 }
-                ids[j] = node;
-                maxs[j] = maxs[c + take - 1];
-                c += take;
             }
-            count = nodes;
-            t.height++;
-        }
+            return node;
+        });
         t.root = ids[0];
-        t.leafKeys.trimTo(t.leafIds.count());
-        t.leafVals.trimTo(t.leafIds.count());
-        if (LINKS) {
-            t.leafLinks.trimTo(t.leafIds.count());
-        }
+        PackedLeaves.trim(t.leafKeys, t.leafVals, t.leafLinks, t.leafIds.count());
         t.innerKeys.trimTo(t.innerIds.count());
         t.innerKids.trimTo(t.innerIds.count());
         return t;

@@ -37,6 +37,20 @@ public final class BMinusTrees {
         return BMinusTree.bulkLoad(name(nodeKeys), nodeKeys, sortedKeys, values, BULK_FILL);
     }
 
+    /**
+     * {@link #empty(int)} with sibling links between leaves ({@code links}, what the public
+     * factories build) or without (the next leaf found through the ancestors): the other way, kept
+     * for the measurement that chose links and for the tests, which run both.
+     */
+    static LongIndex empty(int nodeKeys, boolean links) {
+        return new BMinusTree(name(nodeKeys), nodeKeys, BULK_FILL, links);
+    }
+
+    /** {@link #bulkLoad(long[], long[], int)} with sibling links or without; see {@link #empty(int, boolean)}. */
+    static LongIndex bulkLoad(long[] sortedKeys, long[] values, int nodeKeys, boolean links) {
+        return BMinusTree.bulkLoad(name(nodeKeys), nodeKeys, sortedKeys, values, BULK_FILL, links);
+    }
+
     private static String name(int nodeKeys) {
         if (nodeKeys != 16 && nodeKeys != 32 && nodeKeys != 64) {
             throw new IllegalArgumentException("a B-minus tree node holds 16, 32 or 64 keys, not " + nodeKeys);

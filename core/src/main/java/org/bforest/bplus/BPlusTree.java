@@ -3,6 +3,7 @@ package org.bforest.bplus;
 import java.util.Arrays;
 import org.bforest.LongEntryVisitor;
 import org.bforest.spi.LeafChainIndex;
+import org.bforest.spi.PackedLeaves;
 import org.bforest.storage.FlatIntNodeArray;
 import org.bforest.storage.FlatLongNodeArray;
 import org.bforest.storage.IntNodeArray;
@@ -63,8 +64,6 @@ final class BPlusTree extends LeafChainIndex {
     /** The root: an inner node, or a leaf when {@link #height} is 0. */
     int root;
     int height;
-    int head;
-    int tail;
 
     // Writers' scratch (writes are single-threaded): the path of the last descend().
     private final int[] pathNode = new int[MAX_HEIGHT + 1];
@@ -91,8 +90,7 @@ final class BPlusTree extends LeafChainIndex {
         int leaf = allocLeaf();
         root = leaf;
         height = 0;
-        head = leaf;
-        tail = leaf;
+        chainOne(leaf);
     }
 
     private static int leafOff(int leaf) {
@@ -135,15 +133,11 @@ final class BPlusTree extends LeafChainIndex {
 
     // ---- allocation ---------------------------------------------------------------------------
 
+    /** A new empty leaf; the caller puts it in the chain. */
     private int allocLeaf() {
-        long need = leafIds.needed();
-        leafKeys.ensureCapacity(need);
-        leafVals.ensureCapacity(need);
-        leafInfo.ensureCapacity(need);
+        PackedLeaves.ensure(leafKeys, leafVals, leafInfo, leafIds.needed());
         int leaf = leafIds.next();
         setInfo(leaf, COUNT, 0);
-        setInfo(leaf, NEXT, NONE);
-        setInfo(leaf, PREV, NONE);
         return leaf;
     }
 
@@ -162,10 +156,7 @@ final class BPlusTree extends LeafChainIndex {
         if (height >= MAX_HEIGHT) {
             throw new IllegalStateException(toString() + ": height limit " + MAX_HEIGHT + " reached");
         }
-        long leaves = leafIds.needed();
-        leafKeys.ensureCapacity(leaves);
-        leafVals.ensureCapacity(leaves);
-        leafInfo.ensureCapacity(leaves);
+        PackedLeaves.ensure(leafKeys, leafVals, leafInfo, leafIds.needed());
         long inner = innerIds.needed(height + 1);
         innerKeys.ensureCapacity(inner);
         innerKids.ensureCapacity(inner);
@@ -317,15 +308,7 @@ final class BPlusTree extends LeafChainIndex {
         }
         setInfo(leaf, COUNT, keep);
         setInfo(right, COUNT, moved);
-        int next = info(leaf, NEXT);
-        setInfo(right, PREV, leaf);
-        setInfo(right, NEXT, next);
-        setInfo(leaf, NEXT, right);
-        if (next == NONE) {
-            tail = right;
-        } else {
-            setInfo(next, PREV, right);
-        }
+        linkAfter(leaf, right);
         insertIntoParent(1, rk[roff], right);
     }
 
@@ -416,18 +399,7 @@ final class BPlusTree extends LeafChainIndex {
 
     /** Unlinks and frees an emptied leaf, then removes it from its parent. */
     private void removeLeaf(int leaf) {
-        int prev = info(leaf, PREV);
-        int next = info(leaf, NEXT);
-        if (prev == NONE) {
-            head = next;
-        } else {
-            setInfo(prev, NEXT, next);
-        }
-        if (next == NONE) {
-            tail = prev;
-        } else {
-            setInfo(next, PREV, prev);
-        }
+        unlinkLeaf(leaf);
         leafIds.release(leaf);
         removeChild(1);
     }
@@ -476,12 +448,12 @@ final class BPlusTree extends LeafChainIndex {
 
     @Override
     protected int firstLeaf() {
-        return head;
+        return headLeaf;
     }
 
     @Override
     protected int lastLeaf() {
-        return tail;
+        return tailLeaf;
     }
 
     @Override
@@ -496,7 +468,7 @@ final class BPlusTree extends LeafChainIndex {
 
     @Override
     protected long leafBitmap(int leaf) {
-        return (1L << leafCount(leaf)) - 1;
+        return PackedLeaves.bitmap(leafCount(leaf));
     }
 
     @Override
@@ -521,20 +493,8 @@ final class BPlusTree extends LeafChainIndex {
 
     @Override
     protected int visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
-        long[] kc = leafKeys.chunk(leaf);
-        long[] vc = leafVals.chunk(leaf);
-        int off = leafOff(leaf);
-        int n = 0;
-        for (; bits != 0; bits &= bits - 1) {
-            int slot = Long.numberOfTrailingZeros(bits);
-            n++;
-            boolean go = visitor.visit(kc[off + slot], vc[off + slot]);
-            checkUnchanged(expectedModCount);
-            if (!go) {
-                return -n;
-            }
-        }
-        return n;
+        return PackedLeaves.visit(this, leafKeys.chunk(leaf), leafVals.chunk(leaf), leafOff(leaf), bits, visitor,
+                expectedModCount);
     }
 
     @Override
@@ -550,9 +510,10 @@ final class BPlusTree extends LeafChainIndex {
 
     @Override
     public long memoryBytes() {
-        return 16 + 8L * 16 + leafKeys.bytes() + leafVals.bytes() + leafInfo.bytes() + leafIds.bytes()
+        return PackedLeaves.objectBytes(16) + PackedLeaves.bytes(leafKeys, leafVals, leafInfo) + leafIds.bytes()
                 + innerKeys.bytes() + innerKids.bytes() + innerCount.bytes() + innerIds.bytes()
-                + 2 * (16 + 4L * pathNode.length) + 16 + 8L * splitKeys.length + 16 + 4L * splitKids.length;
+                + PackedLeaves.bytes(pathNode) + PackedLeaves.bytes(pathPos) + PackedLeaves.bytes(splitKeys)
+                + PackedLeaves.bytes(splitKids);
     }
 
     @Override
@@ -568,68 +529,42 @@ final class BPlusTree extends LeafChainIndex {
      * inserts) and full inner nodes, each level spread evenly so that no node is nearly empty.
      */
     static BPlusTree bulkLoad(String name, long[] keys, long[] values, double leafFill) {
-        if (!(leafFill >= 0.5 && leafFill <= 1.0)) {
-            throw new IllegalArgumentException("leafFill must be in [0.5, 1], got " + leafFill);
-        }
+        PackedLeaves.checkFill(leafFill);
         BPlusTree t = new BPlusTree(name, leafFill);
         int n = t.acceptBulk(keys, values);
         if (n == 0) {
             return t;
         }
-        int per = Math.max(1, (int) Math.round(leafFill * LEAF));
-        int leaves = (n + per - 1) / per;
+        int leaves = PackedLeaves.leavesFor(n, leafFill, LEAF);
         int[] ids = new int[leaves];
         long[] mins = new long[leaves];
-        int prev = NONE;
         for (int j = 0, i = 0; j < leaves; j++) {
-            int take = n / leaves + (j < n % leaves ? 1 : 0); // even: no nearly empty last leaf
+            int take = PackedLeaves.share(n, leaves, j);
             int leaf = j == 0 ? t.root : t.allocLeaf();
-            int off = leafOff(leaf);
-            System.arraycopy(keys, i, t.leafKeys.chunk(leaf), off, take);
-            if (values != null) {
-                System.arraycopy(values, i, t.leafVals.chunk(leaf), off, take);
-            }
+            PackedLeaves.load(t.leafKeys, t.leafVals, leaf, keys, values, i, take);
             t.setInfo(leaf, COUNT, take);
-            t.setInfo(leaf, PREV, prev);
-            if (prev != NONE) {
-                t.setInfo(prev, NEXT, leaf);
-            }
             ids[j] = leaf;
             mins[j] = keys[i];
-            prev = leaf;
             i += take;
         }
-        t.head = ids[0];
-        t.tail = prev;
-        int count = leaves;
-        while (count > 1) {
-            int nodes = (count + KIDS - 1) / KIDS;
-            int c = 0;
-            for (int j = 0; j < nodes; j++) {
-                int take = count / nodes + (j < count % nodes ? 1 : 0);
-                int node = t.allocInner();
-                int ko = FlatLongNodeArray.offsetOf(node, INNER);
-                int co = FlatIntNodeArray.offsetOf(node, KIDS);
-                long[] ka = t.innerKeys.chunk(0);
-                int[] ca = t.innerKids.chunk(0);
-                for (int s = 0; s < take; s++) {
-                    ca[co + s] = ids[c + s];
-                    if (s > 0) {
-                        ka[ko + s - 1] = mins[c + s];
-                    }
+        t.chainLeaves(ids, leaves);
+        t.height = PackedLeaves.innerLevels(ids, mins, leaves, KIDS, false, (kids, bounds, from, take) -> {
+            int node = t.allocInner();
+            int ko = FlatLongNodeArray.offsetOf(node, INNER);
+            int co = FlatIntNodeArray.offsetOf(node, KIDS);
+            long[] ka = t.innerKeys.chunk(0);
+            int[] ca = t.innerKids.chunk(0);
+            for (int s = 0; s < take; s++) {
+                ca[co + s] = kids[from + s];
+                if (s > 0) {
+                    ka[ko + s - 1] = bounds[from + s]; // the smallest key of the child to its right
                 }
-                t.innerCount.chunk(0)[node] = take - 1;
-                ids[j] = node;
-                mins[j] = mins[c];
-                c += take;
             }
-            count = nodes;
-            t.height++;
-        }
+            t.innerCount.chunk(0)[node] = take - 1;
+            return node;
+        });
         t.root = ids[0];
-        t.leafKeys.trimTo(t.leafIds.count());
-        t.leafVals.trimTo(t.leafIds.count());
-        t.leafInfo.trimTo(t.leafIds.count());
+        PackedLeaves.trim(t.leafKeys, t.leafVals, t.leafInfo, t.leafIds.count());
         t.innerKeys.trimTo(t.innerIds.count());
         t.innerKids.trimTo(t.innerIds.count());
         t.innerCount.trimTo(t.innerIds.count());

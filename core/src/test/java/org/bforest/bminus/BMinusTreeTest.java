@@ -1,21 +1,29 @@
 package org.bforest.bminus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.bforest.Indexes;
+import org.bforest.LongCursor;
 import org.bforest.LongIndex;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
 /**
  * What the conformance kit cannot see of the B&minus; tree: the shapes its bulk load, splits and
  * lazy deletion produce at each node size, the walk between leaves, and the node sizes the kit
- * does not run (it runs {@code bminus}, B = 32) against TreeMap.
+ * does not run (it runs {@code bminus}, B = 32) against TreeMap. Every test runs both ways between
+ * leaves: with sibling links (what the factories build, and the kit runs) and without (the next
+ * leaf found through the ancestors), which only these tests run, at every node size.
  */
 class BMinusTreeTest {
 
@@ -28,15 +36,15 @@ class BMinusTreeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {16, 32, 64})
-    void bulkLoadFillsLeavesThreeQuartersAndEvenly(int b) {
+    @CsvSource({"16, true", "32, true", "64, true", "16, false", "32, false", "64, false"})
+    void bulkLoadFillsLeavesThreeQuartersAndEvenly(int b, boolean links) {
         int per = (int) Math.round(0.75 * (b - 1));
-        BMinusTree t = BMinusTree.bulkLoad("t", b, keys(per * 1000, 3), null, 0.75);
+        BMinusTree t = BMinusTree.bulkLoad("t", b, keys(per * 1000, 3), null, 0.75, links);
         assertEquals(1000, t.leafIds.inUse());
         for (int leaf = t.firstLeaf(); leaf != BMinusTree.NONE; leaf = t.leafNext(leaf)) {
             assertEquals(per, t.leafCount(leaf));
         }
-        BMinusTree odd = BMinusTree.bulkLoad("t", b, keys(per * 5 + 1, 1), null, 0.75);
+        BMinusTree odd = BMinusTree.bulkLoad("t", b, keys(per * 5 + 1, 1), null, 0.75, links);
         int min = Integer.MAX_VALUE;
         for (int leaf = odd.firstLeaf(); leaf != BMinusTree.NONE; leaf = odd.leafNext(leaf)) {
             min = Math.min(min, odd.leafCount(leaf));
@@ -44,7 +52,7 @@ class BMinusTreeTest {
         assertTrue(min >= (per * 5 + 1) / 6, "spread evenly, no nearly empty last leaf: " + min);
         t.checkInvariants();
         odd.checkInvariants();
-        BMinusTree full = BMinusTree.bulkLoad("t", b, keys((b - 1) * 700, 1), null, 1.0);
+        BMinusTree full = BMinusTree.bulkLoad("t", b, keys((b - 1) * 700, 1), null, 1.0, links);
         assertEquals(700, full.leafIds.inUse(), "full leaves hold B-1 keys");
         full.checkInvariants();
         for (long k = 0; k < (b - 1) * 700L; k += 7) { // every insert into a full leaf splits it
@@ -54,9 +62,9 @@ class BMinusTreeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {16, 32, 64})
-    void aLeafSplitsInHalvesWhenItReachesBKeysAndEveryLevelSplits(int b) {
-        BMinusTree t = new BMinusTree("t", b, 0.75);
+    @CsvSource({"16, true", "32, true", "64, true", "16, false", "32, false", "64, false"})
+    void aLeafSplitsInHalvesWhenItReachesBKeysAndEveryLevelSplits(int b, boolean links) {
+        BMinusTree t = new BMinusTree("t", b, 0.75, links);
         for (int i = 0; i < b - 1; i++) {
             t.put(i * 10L, i);
         }
@@ -81,9 +89,9 @@ class BMinusTreeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {16, 32, 64})
-    void lazyDeletionFreesEmptiedNodesAndCollapsesTheRoot(int b) {
-        BMinusTree t = BMinusTree.bulkLoad("t", b, keys(50_000, 2), null, 1.0);
+    @CsvSource({"16, true", "32, true", "64, true", "16, false", "32, false", "64, false"})
+    void lazyDeletionFreesEmptiedNodesAndCollapsesTheRoot(int b, boolean links) {
+        BMinusTree t = BMinusTree.bulkLoad("t", b, keys(50_000, 2), null, 1.0, links);
         int height = t.height;
         SplittableRandom r = new SplittableRandom(5);
         long[] order = keys(50_000, 2);
@@ -111,12 +119,13 @@ class BMinusTreeTest {
         assertTrue(t.leafIds.count() <= 50_000 / (b - 1) + 2, "leaf ids reused: " + t.leafIds.count());
     }
 
-    @Test
-    void separatorsOfDeletedKeysStillRouteAndTheWalkBetweenLeavesSkipsNothing() {
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void separatorsOfDeletedKeysStillRouteAndTheWalkBetweenLeavesSkipsNothing(boolean links) {
         // Delete the largest key of every leaf: the parents keep separators that are no longer
         // keys, which must still route lookups, inserts and the leaf-to-leaf walk (with or
         // without links) correctly.
-        BMinusTree t = BMinusTree.bulkLoad("t", 16, keys(20_000, 5), null, 1.0);
+        BMinusTree t = BMinusTree.bulkLoad("t", 16, keys(20_000, 5), null, 1.0, links);
         TreeMap<Long, Long> model = new TreeMap<>();
         for (long k = 0; k < 20_000 * 5L; k += 5) {
             model.put(k, 0L);
@@ -152,15 +161,19 @@ class BMinusTreeTest {
     }
 
     /**
-     * The kit runs the default node size (32); the other two sizes get a seeded differential run
-     * against TreeMap here: the same code with other constants, so a shorter run suffices.
+     * The kit runs the default node size (32) with links; the other two sizes, and all three
+     * without links, get a seeded differential run against TreeMap here: the same code with other
+     * constants, so a shorter run suffices. Besides the updates and lookups it walks the leaves
+     * both ways: neighbours, cursors, range counts and visits.
      */
     @ParameterizedTest
-    @ValueSource(ints = {16, 64})
-    void otherNodeSizesAgreeWithTreeMap(int b) {
+    @CsvSource({"16, true", "64, true", "16, false", "32, false", "64, false"})
+    void otherNodeSizesAndTheWayWithoutLinksAgreeWithTreeMap(int b, boolean links) {
         long seed = 0x5eed0000L + b;
         SplittableRandom r = new SplittableRandom(seed);
-        LongIndex t = r.nextBoolean() ? Indexes.bMinusTree(b) : Indexes.bMinusTree(keys(3000, 7), null, b);
+        LongIndex t = r.nextBoolean() ? BMinusTrees.empty(b, links)
+                : BMinusTrees.bulkLoad(keys(3000, 7), null, b, links);
+        assertTrue(t.toString().contains("links=" + links), t.toString());
         TreeMap<Long, Long> model = new TreeMap<>();
         if (t.size() > 0) {
             for (long k : keys(3000, 7)) {
@@ -170,8 +183,8 @@ class BMinusTreeTest {
         for (int i = 0; i < 300_000; i++) {
             long k = r.nextInt(8) == 0 ? (r.nextBoolean() ? Long.MIN_VALUE + r.nextInt(3) : Long.MAX_VALUE - r.nextInt(3))
                     : r.nextLong(-20_000, 40_000);
-            String at = "op " + i + ", key " + k + ", node size " + b + ", seed " + seed;
-            switch (r.nextInt(10)) {
+            String at = "op " + i + ", key " + k + ", node size " + b + ", links " + links + ", seed " + seed;
+            switch (r.nextInt(11)) {
                 case 0, 1, 2, 3 -> {
                     Long prev = model.put(k, (long) i);
                     assertEquals(prev == null ? t.defaultReturnValue() : prev, t.put(k, i), at);
@@ -187,9 +200,22 @@ class BMinusTreeTest {
                     Long f = model.lowerKey(k);
                     assertEquals(f == null ? -7 : f, t.lowerKey(k, -7), at);
                 }
+                case 9 -> cursorWalk(t, model, k, r.nextInt(40), at);
                 default -> {
                     long to = k > Long.MAX_VALUE - 2000 ? Long.MAX_VALUE : k + r.nextInt(2000);
                     assertEquals(model.subMap(k, true, to, false).size(), t.rangeCount(k, to), at);
+                    if ((i & 7) == 0) {
+                        long[] sum = {0, 0};
+                        long visited = t.rangeVisit(k, true, to, true, (key, v) -> {
+                            sum[0] += key;
+                            sum[1] += v;
+                            return true;
+                        });
+                        Map<Long, Long> sub = model.subMap(k, true, to, true);
+                        assertEquals(sub.size(), visited, at);
+                        assertEquals(sub.keySet().stream().mapToLong(Long::longValue).sum(), sum[0], at);
+                        assertEquals(sub.values().stream().mapToLong(Long::longValue).sum(), sum[1], at);
+                    }
                 }
             }
             assertEquals(model.size(), t.size(), at);
@@ -198,6 +224,42 @@ class BMinusTreeTest {
             }
         }
         t.checkInvariants();
+    }
+
+    /** A cursor from the ceiling of {@code k}: {@code steps} forward, then as many back, as the model's. */
+    private static void cursorWalk(LongIndex t, TreeMap<Long, Long> model, long k, int steps, String at) {
+        LongCursor c = t.cursor();
+        Map.Entry<Long, Long> e = model.ceilingEntry(k);
+        assertEquals(e != null, c.seekCeiling(k), at);
+        int forward = 0;
+        for (; e != null && forward < steps; forward++) {
+            assertEquals(e.getKey(), c.key(), at);
+            assertEquals(e.getValue(), c.value(), at);
+            e = model.higherEntry(e.getKey());
+            assertEquals(e != null, c.next(), at);
+        }
+        if (e == null) {
+            assertFalse(c.isValid(), at);
+            return;
+        }
+        for (int back = 0; back < forward; back++) {
+            e = model.lowerEntry(e.getKey());
+            assertNotNull(e, at);
+            assertTrue(c.previous(), at);
+            assertEquals(e.getKey(), c.key(), at);
+        }
+    }
+
+    @Test
+    void theFactoriesBuildWithLinksAndTheOtherWayKeepsNone() {
+        assertTrue(Indexes.bMinusTree().toString().contains("links=true"));
+        assertTrue(Indexes.bMinusTree(new long[] {1, 2, 3}, null, 16).toString().contains("links=true"));
+        BMinusTree without = BMinusTree.bulkLoad("t", 16, keys(1000, 1), null, 1.0, false);
+        assertNull(without.leafLinks);
+        BMinusTree with = BMinusTree.bulkLoad("t", 16, keys(1000, 1), null, 1.0, true);
+        assertNotNull(with.leafLinks);
+        assertTrue(without.memoryBytes() < with.memoryBytes(), "no link storage without links");
+        assertThrows(UnsupportedOperationException.class, () -> without.setLeafNext(0, 1));
     }
 
     @Test
