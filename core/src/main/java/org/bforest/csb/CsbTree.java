@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.bforest.CsbVariant;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
+import org.bforest.kernel.Prefetch;
 import org.bforest.spi.LeafChainIndex;
 import org.bforest.storage.FlatLongNodeArray;
 import org.bforest.storage.IntNodeArray;
@@ -587,24 +588,6 @@ final class CsbTree extends LeafChainIndex {
         return node;
     }
 
-    /**
-     * Always 0, but not {@code final}, so the JIT cannot fold {@code x & touch} away: a load of a
-     * leaf's value lines and-ed with it is issued with the key loads, so the value miss overlaps
-     * the keys' instead of following the rank (as in the B− tree and the BS-tree; Java's stand-in
-     * for {@code __builtin_prefetch}).
-     */
-    @SuppressWarnings("FieldMayBeFinal")
-    private static int touch = 0;
-
-    /** Starts the loads of every value line of a leaf with its keys' (0; see {@link #touch}). */
-    private int touchValues(long[] vc, int off) {
-        long v = vc[off] | vc[off + width - 1];
-        for (int i = 8; i < width - 1; i += 8) { // a line is 8 values, wherever the leaf starts
-            v |= vc[off + i];
-        }
-        return (int) v & touch;
-    }
-
     @Override
     public long get(long key, long absent) {
         if (key == MAXKEY) {
@@ -614,7 +597,7 @@ final class CsbTree extends LeafChainIndex {
         long[] kc = leafKeys.chunk(leaf);
         long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
-        int t = touchValues(vc, off);
+        int t = Prefetch.lines(vc, off, width); // the value lines load with the keys (0)
         int r = leafRank(kc, off, key);
         return r < width && kc[off + r] == key ? vc[off + r + t] : absent;
     }
@@ -643,7 +626,7 @@ final class CsbTree extends LeafChainIndex {
         long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
         int w = width;
-        int t = touchValues(vc, off);
+        int t = Prefetch.lines(vc, off, width);
         int r = leafRank(kc, off, key) + t;
         if (r < w && kc[off + r] == key) {
             long previous = vc[off + r];
@@ -1069,7 +1052,7 @@ final class CsbTree extends LeafChainIndex {
         long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
         int w = width;
-        int r = leafRank(kc, off, key) + touchValues(vc, off);
+        int r = leafRank(kc, off, key) + Prefetch.lines(vc, off, width);
         if (r == w || kc[off + r] != key) {
             return defaultReturnValue();
         }
