@@ -113,8 +113,6 @@ final class CsbTree extends LeafChainIndex {
     /** The root: an inner node (alone in a group of one), or a leaf when {@link #height} is 0. */
     int root;
     int height;
-    int head;
-    int tail;
 
     // Writers' scratch (writes are single-threaded).
     private final int[] pathNode = new int[MAX_HEIGHT + 2];
@@ -167,12 +165,9 @@ final class CsbTree extends LeafChainIndex {
         Arrays.fill(innerFree, NONE);
         int leaf = allocLeaves(1);
         clearLeaf(leaf);
-        setLink(leaf, NEXT, NONE);
-        setLink(leaf, PREV, NONE);
+        chainOne(leaf);
         root = leaf;
         height = 0;
-        head = leaf;
-        tail = leaf;
     }
 
     // ---- node access ----------------------------------------------------------------------------
@@ -913,7 +908,7 @@ final class CsbTree extends LeafChainIndex {
         System.arraycopy(img, 0, inner.chunk(0), innerOff(r), width);
         free(leaves, old, 1);
         if (leaves) {
-            relink(2, NONE, NONE);
+            chainLeaves(order, 2); // the root leaf's two halves are the whole chain
         }
         root = r;
         height++;
@@ -1022,19 +1017,24 @@ final class CsbTree extends LeafChainIndex {
     }
 
 
-    /** Links the leaves {@code order[0 .. n)} in that order between {@code prevOut} and {@code nextOut}. */
+    /**
+     * Links the leaves {@code order[0 .. n)} in that order between {@code prevOut} and {@code nextOut}
+     * ({@code NONE}: the chain's end). The CSB+-trees' own chain upkeep, beside the shared
+     * {@code linkAfter}: a split gives a whole run of leaves new ids, so the run replaces the old
+     * one between the neighbours outside it.
+     */
     private void relink(int n, int prevOut, int nextOut) {
         for (int i = 0; i < n; i++) {
             setLink(order[i], PREV, i == 0 ? prevOut : order[i - 1]);
             setLink(order[i], NEXT, i == n - 1 ? nextOut : order[i + 1]);
         }
         if (prevOut == NONE) {
-            head = order[0];
+            headLeaf = order[0];
         } else {
             setLink(prevOut, NEXT, order[0]);
         }
         if (nextOut == NONE) {
-            tail = order[n - 1];
+            tailLeaf = order[n - 1];
         } else {
             setLink(nextOut, PREV, order[n - 1]);
         }
@@ -1076,12 +1076,12 @@ final class CsbTree extends LeafChainIndex {
 
     @Override
     protected int firstLeaf() {
-        return head;
+        return headLeaf;
     }
 
     @Override
     protected int lastLeaf() {
-        return tail;
+        return tailLeaf;
     }
 
     @Override
@@ -1268,13 +1268,10 @@ final class CsbTree extends LeafChainIndex {
                     if (values != null) {
                         System.arraycopy(values, i, t.leafVals.chunk(leaf), off, take);
                     }
-                    t.setLink(leaf, PREV, j == 0 ? NONE : levelIds[j - 1]);
-                    t.setLink(leaf, NEXT, j == count - 1 ? NONE : levelIds[j + 1]);
                     i += take;
                     maxs[j] = keys[i - 1];
                 }
-                t.head = levelIds[0];
-                t.tail = levelIds[count - 1];
+                t.chainLeaves(levelIds, count);
             } else {
                 int below = counts[h - 1];
                 long[] a = t.inner.chunk(0);
