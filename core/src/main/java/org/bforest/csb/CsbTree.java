@@ -38,10 +38,10 @@ import org.bforest.storage.LongNodeArray;
  * the default because it measured faster (docs/ARCHITECTURE.md, "The CSB+-trees in memory").
  *
  * <h2>Node groups</h2>
- * Leaf ids and inner ids each come from a high-water mark and a free pool of lists by group size,
- * linked through the free nodes themselves (a release never allocates). Unlike the paper's, the
- * pool coalesces: freed neighbours merge, and a free run at the high-water mark lowers it (see
- * {@link #release}). A pointer lane is {@code firstChild << 32 | offset << 16 | children}; the
+ * Leaf ids and inner ids each come from a {@link GroupPool}: a high-water mark and free lists by
+ * group size, linked through the free nodes themselves (a release never allocates). Unlike the
+ * paper's, the pool coalesces: freed neighbours merge, and a free run at the high-water mark
+ * lowers it. A pointer lane is {@code firstChild << 32 | offset << 16 | children}; the
  * offset, where a full tree's group starts in its block of {@code S} ids, is 0 in the other
  * variants. A group may straddle two leaf chunks: nodes are addressed by id ({@code chunk(id)}).
  *
@@ -99,17 +99,9 @@ final class CsbTree extends LeafChainIndex {
     LongNodeArray leafVals;
     IntNodeArray leafLinks;
     FlatLongNodeArray inner;
-    /** High-water marks of leaf and inner ids, ids in live groups, and free-list heads by size. */
-    int leafHw;
-    int innerHw;
-    long leavesUsed;
-    long innerUsed;
-    /** Heads of the free lists by group size (the last: all sizes over S); see {@link #takeFree}. */
-    int[] leafFree;
-    int[] innerFree;
-    /** Boundary tags of the free groups, two bits an id ({@link FreeTags}). */
-    long[] leafTags;
-    long[] innerTags;
+    /** The ids of leaves and of inner nodes: high-water marks, free groups, ids in use. */
+    GroupPool leafPool;
+    GroupPool innerPool;
     /** The root: an inner node (alone in a group of one), or a leaf when {@link #height} is 0. */
     int root;
     int height;
@@ -153,17 +145,9 @@ final class CsbTree extends LeafChainIndex {
         leafVals = LongNodeArray.smallChunks(width, 1);
         leafLinks = new IntNodeArray(2, 1);
         inner = new FlatLongNodeArray(width, 1);
-        leafHw = 0;
-        innerHw = 0;
-        leavesUsed = 0;
-        innerUsed = 0;
-        leafFree = new int[width + 2];
-        innerFree = new int[width + 2];
-        leafTags = FreeTags.EMPTY;
-        innerTags = FreeTags.EMPTY;
-        Arrays.fill(leafFree, NONE);
-        Arrays.fill(innerFree, NONE);
-        int leaf = allocLeaves(1);
+        leafPool = GroupPool.ofLeaves(this, width, leafKeys, leafVals, leafLinks);
+        innerPool = GroupPool.ofInner(this, width, inner);
+        int leaf = leafPool.alloc(1);
         clearLeaf(leaf);
         chainOne(leaf);
         root = leaf;
@@ -264,167 +248,9 @@ final class CsbTree extends LeafChainIndex {
 
     // ---- node groups ----------------------------------------------------------------------------
 
-    /** A group of {@code n} contiguous leaf ids (storage reserved or grown here). */
-    private int allocLeaves(int n) {
-        if (n == 0) {
-            return 0;
-        }
-        leavesUsed += n;
-        int g = takeFree(true, n);
-        if (g != NONE) {
-            return g;
-        }
-        long need = (long) leafHw + n;
-        leafKeys.ensureCapacity(need);
-        leafVals.ensureCapacity(need);
-        leafLinks.ensureCapacity(need);
-        leafTags = FreeTags.ensure(leafTags, need);
-        g = leafHw;
-        leafHw += n;
-        return g;
-    }
-
-    private void freeLeaves(int g, int n) {
-        if (n == 0) {
-            return;
-        }
-        leavesUsed -= n;
-        release(true, g, n);
-    }
-
-    private int allocInner(int n) {
-        if (n == 0) {
-            return 0;
-        }
-        innerUsed += n;
-        int g = takeFree(false, n);
-        if (g != NONE) {
-            return g;
-        }
-        inner.ensureCapacity((long) innerHw + n);
-        innerTags = FreeTags.ensure(innerTags, (long) innerHw + n);
-        g = innerHw;
-        innerHw += n;
-        return g;
-    }
-
-    private void freeInner(int g, int n) {
-        if (n == 0) {
-            return;
-        }
-        innerUsed -= n;
-        release(false, g, n);
-    }
-
-    // The free pool. The paper's keeps a free list per group size and never coalesces; but after a
-    // bulk load every group grows through the same sizes at once, and a full parent's split frees
-    // S ids and asks for two groups of about S/2, so such lists fill with groups nobody asks for
-    // again (the plain tree held 46 bytes a key after 1M inserts into 1M, 17 after the bulk load).
-    // So a freed group merges with free neighbours (boundary tags: one bit marks the first and
-    // one the last id of every free group, FreeTags), a free run that reaches the high-water mark
-    // lowers it, and a request with no free group of its size cuts the smallest larger one. A free
-    // group keeps its list links, size and first id in its own nodes' first longs (no allocation):
-    // first node [LINK_NEXT] [LINK_PREV] [SIZE], last node [START]; every node has at least 8.
-    private static final int LINK_NEXT = 0;
-    private static final int LINK_PREV = 1;
-    private static final int SIZE = 2;
-    private static final int START = 3;
-
-    private long slot(boolean leaves, int id, int i) {
-        return leaves ? leafKeys.chunk(id)[leafKeys.offset(id) + i] : inner.chunk(0)[innerOff(id) + i];
-    }
-
-    private void setSlot(boolean leaves, int id, int i, long v) {
-        if (leaves) {
-            leafKeys.chunk(id)[leafKeys.offset(id) + i] = v;
-        } else {
-            inner.chunk(0)[innerOff(id) + i] = v;
-        }
-    }
-
-    /** The list a free group of {@code n} ids is on: its size, or the last one for sizes over S. */
-    private int listOf(int n) {
-        return Math.min(n, width + 1);
-    }
-
-    /** A free group for {@code n} ids, cut from a larger one if none has the size; {@code NONE} if none fits. */
-    private int takeFree(boolean leaves, int n) {
-        int[] heads = leaves ? leafFree : innerFree;
-        for (int m = listOf(n); m < heads.length; m++) {
-            int g = heads[m];
-            if (g == NONE) {
-                continue;
-            }
-            int size = (int) slot(leaves, g, SIZE);
-            if (size < n) { // only in the last list, which holds every size over S: a bulk run
-                continue;
-            }
-            unlinkFree(leaves, g, size);
-            if (size > n) {
-                linkFree(leaves, g + n, size - n); // its neighbours are in use: nothing to merge
-            }
-            return g;
-        }
-        return NONE;
-    }
-
-    /** Frees {@code [g, g+n)}: merged with the free groups on either side, or given back to the high-water mark. */
-    private void release(boolean leaves, int g, int n) {
-        long[] tags = leaves ? leafTags : innerTags;
-        int hw = leaves ? leafHw : innerHw;
-        if (g > 0 && FreeTags.isLast(tags, g - 1)) {
-            int left = (int) slot(leaves, g - 1, START);
-            unlinkFree(leaves, left, g - left);
-            n += g - left;
-            g = left;
-        }
-        if (g + n < hw && FreeTags.isFirst(tags, g + n)) {
-            int right = g + n;
-            int size = (int) slot(leaves, right, SIZE);
-            unlinkFree(leaves, right, size);
-            n += size;
-        }
-        if (g + n == hw) { // the free run ends the used ids: lower the mark (the storage stays reserved)
-            if (leaves) {
-                leafHw = g;
-            } else {
-                innerHw = g;
-            }
-            return;
-        }
-        linkFree(leaves, g, n);
-    }
-
-    private void linkFree(boolean leaves, int g, int n) {
-        int[] heads = leaves ? leafFree : innerFree;
-        long[] tags = leaves ? leafTags : innerTags;
-        int list = listOf(n);
-        int next = heads[list];
-        setSlot(leaves, g, LINK_NEXT, next);
-        setSlot(leaves, g, LINK_PREV, NONE);
-        setSlot(leaves, g, SIZE, n);
-        setSlot(leaves, g + n - 1, START, g);
-        if (next != NONE) {
-            setSlot(leaves, next, LINK_PREV, g);
-        }
-        heads[list] = g;
-        FreeTags.mark(tags, g, g + n - 1);
-    }
-
-    private void unlinkFree(boolean leaves, int g, int n) {
-        int[] heads = leaves ? leafFree : innerFree;
-        long[] tags = leaves ? leafTags : innerTags;
-        int next = (int) slot(leaves, g, LINK_NEXT);
-        int prev = (int) slot(leaves, g, LINK_PREV);
-        if (prev == NONE) {
-            heads[listOf(n)] = next;
-        } else {
-            setSlot(leaves, prev, LINK_NEXT, next);
-        }
-        if (next != NONE) {
-            setSlot(leaves, next, LINK_PREV, prev);
-        }
-        FreeTags.unmark(tags, g, g + n - 1);
+    /** The pool of leaf ids or of inner ids. */
+    GroupPool pool(boolean leaves) {
+        return leaves ? leafPool : innerPool;
     }
 
     /**
@@ -435,14 +261,8 @@ final class CsbTree extends LeafChainIndex {
         if (height >= MAX_HEIGHT) {
             throw new IllegalStateException(toString() + ": height limit " + MAX_HEIGHT + " reached");
         }
-        long leaves = (long) leafHw + 2L * width + 2;
-        leafKeys.ensureCapacity(leaves);
-        leafVals.ensureCapacity(leaves);
-        leafLinks.ensureCapacity(leaves);
-        leafTags = FreeTags.ensure(leafTags, leaves);
-        long inners = (long) innerHw + (2L * width + 2) * (height + 1) + 1;
-        inner.ensureCapacity(inners);
-        innerTags = FreeTags.ensure(innerTags, inners);
+        leafPool.reserveMore(2L * width + 2);
+        innerPool.reserveMore((2L * width + 2) * (height + 1) + 1);
     }
 
     // ---- search ---------------------------------------------------------------------------------
@@ -900,7 +720,7 @@ final class CsbTree extends LeafChainIndex {
         int old = root;
         sources[0] = IMG_LEFT;
         sources[1] = IMG_RIGHT;
-        int r = allocInner(1);
+        int r = innerPool.alloc(1);
         long[] img = innerImg[((height + 1) & 1) * 2];
         Arrays.fill(img, MAXKEY);
         img[0] = sep;
@@ -939,7 +759,7 @@ final class CsbTree extends LeafChainIndex {
             return 0;
         }
         int o = full ? (width - n) / 2 : 0;
-        int g = (leaves ? allocLeaves(cap(n)) : allocInner(cap(n))) + o;
+        int g = pool(leaves).alloc(cap(n)) + o;
         for (int i = 0; i < n; i++) {
             int src = sources[from + i];
             if (src < 0) {
@@ -953,11 +773,7 @@ final class CsbTree extends LeafChainIndex {
     }
 
     private void free(boolean leaves, int g, int n) {
-        if (leaves) {
-            freeLeaves(g, n);
-        } else {
-            freeInner(g, n);
-        }
+        pool(leaves).free(g, n);
     }
 
     /**
@@ -1147,67 +963,23 @@ final class CsbTree extends LeafChainIndex {
 
     @Override
     protected String describeShape() {
-        return variant + ", S=" + width + ", leaves=" + leavesUsed + ", inner=" + innerUsed + ", height=" + height;
+        return variant + ", S=" + width + ", leaves=" + leafPool.used() + ", inner=" + innerPool.used() + ", height="
+                + height;
     }
 
     @Override
     public long memoryBytes() {
+        // the tree's fields, its node arrays, the two pools' list heads, the paths, the two
+        // pools' tags, and the split scratch
         return 16 + 8L * 24 + leafKeys.bytes() + leafVals.bytes() + leafLinks.bytes() + inner.bytes()
                 + 2 * (16 + 4L * (width + 2)) + 2 * (16 + 4L * pathNode.length)
-                + 2 * 16 + 8L * (leafTags.length + innerTags.length)
+                + 2 * 16 + 8L * (leafPool.tagWords() + innerPool.tagWords())
                 + (4 + 2 * 2 + 2) * (16 + 8L * width);
     }
 
     @Override
     protected void checkStructure() {
         new CsbChecker(this).check();
-    }
-
-    /**
-     * The free groups of leaves ({@code leaves}) or inner nodes, as {@code first, size} pairs,
-     * checking the pool's own invariants on the way: each list is doubly linked and holds groups
-     * of its size, each group's tags and first-id record are set, no two free groups touch (they
-     * would have merged), none touches the high-water mark, and no tag is left over.
-     */
-    int[] freeGroups(boolean leaves) {
-        int[] heads = leaves ? leafFree : innerFree;
-        long[] tags = leaves ? leafTags : innerTags;
-        int[] out = new int[16];
-        int n = 0;
-        int limit = leaves ? leafHw : innerHw;
-        for (int list = 1; list < heads.length; list++) {
-            int prev = NONE;
-            for (int g = heads[list], steps = 0; g != NONE; steps++) {
-                String where = this + ": free list " + list + " at " + g;
-                if (g < 0 || g >= limit || steps > limit) {
-                    throw new IllegalStateException(where + " is broken (high-water mark " + limit + ")");
-                }
-                long size = slot(leaves, g, SIZE);
-                if (size < 1 || g + size >= limit || listOf((int) size) != list) {
-                    throw new IllegalStateException(where + ": a group of " + size + " ids");
-                }
-                int last = g + (int) size - 1;
-                if (slot(leaves, g, LINK_PREV) != prev || slot(leaves, last, START) != g
-                        || !FreeTags.isFirst(tags, g) || !FreeTags.isLast(tags, last)) {
-                    throw new IllegalStateException(where + ": links, tags or first-id record wrong");
-                }
-                if ((g > 0 && FreeTags.isLast(tags, g - 1)) || FreeTags.isFirst(tags, last + 1)) {
-                    throw new IllegalStateException(where + ": touches another free group");
-                }
-                if (n + 2 > out.length) {
-                    out = Arrays.copyOf(out, 2 * out.length);
-                }
-                out[n++] = g;
-                out[n++] = (int) size;
-                prev = g;
-                g = (int) slot(leaves, g, LINK_NEXT);
-            }
-        }
-        if (FreeTags.countFirsts(tags) != n / 2 || FreeTags.countLasts(tags) != n / 2) {
-            throw new IllegalStateException(this + ": free-group tags left over (" + FreeTags.countFirsts(tags) + " first, "
-                    + FreeTags.countLasts(tags) + " last, " + n / 2 + " groups listed)");
-        }
-        return Arrays.copyOf(out, n);
     }
 
     // ---- bulk load ------------------------------------------------------------------------------
@@ -1236,8 +1008,7 @@ final class CsbTree extends LeafChainIndex {
             counts[levels + 1] = (counts[levels] + fan - 1) / fan;
             levels++;
         }
-        t.leafHw = 0; // the empty tree's root leaf: the ids below are laid out from 0
-        t.leavesUsed = 0;
+        t.leafPool.forgetAll(); // the empty tree's root leaf: the ids below are laid out from 0
         // ids of each node of the level below and its largest key
         int[] ids = new int[leaves];
         long[] maxs = new long[leaves];
@@ -1246,8 +1017,7 @@ final class CsbTree extends LeafChainIndex {
             boolean top = h == levels;
             int parents = top ? 1 : counts[h + 1];
             // ids: each parent's children as one contiguous run; full: S ids a parent
-            int base = top ? (h == 0 ? t.allocLeaves(1) : t.allocInner(1))
-                    : (h == 0 ? t.allocLeaves(groupIds(t, count, parents)) : t.allocInner(groupIds(t, count, parents)));
+            int base = t.pool(h == 0).alloc(top ? 1 : groupIds(t, count, parents));
             int[] levelIds = new int[count];
             for (int j = 0, c = 0; j < parents; j++) {
                 int take = count / parents + (j < count % parents ? 1 : 0);
@@ -1297,10 +1067,11 @@ final class CsbTree extends LeafChainIndex {
         }
         t.root = ids[0];
         t.height = levels;
-        t.leafKeys.trimTo(t.leafHw);
-        t.leafVals.trimTo(t.leafHw);
-        t.leafLinks.trimTo(t.leafHw);
-        t.inner.trimTo(t.innerHw);
+        int leafIds = t.leafPool.highWater();
+        t.leafKeys.trimTo(leafIds);
+        t.leafVals.trimTo(leafIds);
+        t.leafLinks.trimTo(leafIds);
+        t.inner.trimTo(t.innerPool.highWater());
         return t;
     }
 
