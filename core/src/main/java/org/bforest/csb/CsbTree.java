@@ -34,8 +34,9 @@ import org.bforest.storage.LongNodeArray;
  * the whole node against the broadcast key whose last vector is masked to leave the pointer lanes
  * out, and {@code trueCount}. The paper's "uniform" unrolled binary search over padded keys
  * ({@link #rankUnrolled}: {@code log2 S} comparisons, a perfect tree since {@code K + 1} is a power
- * of two) is the alternative, selected with {@code -Dbforest.csb.search=unrolled}; the SIMD rank is
- * the default because it measured faster (docs/ARCHITECTURE.md, "The CSB+-trees in memory").
+ * of two) is the alternative, chosen when the tree is made (a constructor parameter, reached
+ * through {@link CsbTrees}' package-private factories for measurements and tests); the SIMD rank
+ * is the default because it measured faster (docs/ARCHITECTURE.md, "The CSB+-trees in memory").
  *
  * <h2>Node groups</h2>
  * Leaf ids and inner ids each come from a {@link GroupPool}: a high-water mark and free lists by
@@ -78,8 +79,10 @@ import org.bforest.storage.LongNodeArray;
  */
 final class CsbTree extends LeafChainIndex {
     static final int MAX_HEIGHT = 40;
-    /** The paper's unrolled comparison instead of the SIMD rank (for the measurement). */
-    static final boolean UNROLLED = "unrolled".equals(System.getProperty("bforest.csb.search", "simd"));
+    /** The descents, one of which a tree picks when it is made ({@link #descent}). */
+    private static final int ONE_LANE = 0;
+    private static final int TWO_LANES = 1;
+    private static final int UNROLLED = 2;
     private static final int NEXT = 0;
     private static final int PREV = 1;
     /** Child sources in a split: the two images of the split node. */
@@ -94,6 +97,12 @@ final class CsbTree extends LeafChainIndex {
     /** Key slots per inner node: {@code width - segs}. */
     final int keySlots;
     private final boolean full;
+    /**
+     * The descent: {@link #ONE_LANE} or {@link #TWO_LANES} (the SIMD rank, by the lane count), or
+     * {@link #UNROLLED} (the paper's comparison). Chosen once, so a descent reads one final field,
+     * as it read the lane count before the unrolled search was a choice per tree.
+     */
+    private final int descent;
 
     LongNodeArray leafKeys;
     LongNodeArray leafVals;
@@ -121,6 +130,11 @@ final class CsbTree extends LeafChainIndex {
     private int imageLevelParity;
 
     CsbTree(String name, CsbVariant variant, int lines) {
+        this(name, variant, lines, false);
+    }
+
+    /** @param unrolled descend with the paper's unrolled comparison ({@link #rankUnrolled}) instead of the SIMD rank */
+    CsbTree(String name, CsbVariant variant, int lines, boolean unrolled) {
         super(name);
         if (lines != 1 && lines != 2 && lines != 4) {
             throw new IllegalArgumentException("a CSB+-tree node is 1, 2 or 4 cache lines, not " + lines);
@@ -130,6 +144,7 @@ final class CsbTree extends LeafChainIndex {
         this.segs = variant == CsbVariant.SEGMENTED ? 2 : 1;
         this.keySlots = width - segs;
         this.full = variant == CsbVariant.FULL;
+        this.descent = unrolled ? UNROLLED : segs == 1 ? ONE_LANE : TWO_LANES;
         leafImgKeys = new long[2][width];
         leafImgVals = new long[2][width];
         innerImg = new long[4][width];
@@ -333,18 +348,20 @@ final class CsbTree extends LeafChainIndex {
      */
     @Override
     protected int findLeaf(long key) {
-        if (UNROLLED) {
-            return descendUnrolled(key, false);
+        int d = descent;
+        if (d == ONE_LANE) {
+            return descendOneLane(key, false);
         }
-        return segs == 1 ? descendOneLane(key, false) : descendTwoLanes(key, false);
+        return d == TWO_LANES ? descendTwoLanes(key, false) : descendUnrolled(key, false);
     }
 
     /** {@link #findLeaf} recording the path (node and child index per level) for a split. */
     private int descend(long key) {
-        if (UNROLLED) {
-            return descendUnrolled(key, true);
+        int d = descent;
+        if (d == ONE_LANE) {
+            return descendOneLane(key, true);
         }
-        return segs == 1 ? descendOneLane(key, true) : descendTwoLanes(key, true);
+        return d == TWO_LANES ? descendTwoLanes(key, true) : descendUnrolled(key, true);
     }
 
     private int descendOneLane(long key, boolean record) {
@@ -387,7 +404,7 @@ final class CsbTree extends LeafChainIndex {
         return node;
     }
 
-    /** The descent with the paper's unrolled comparison ({@code -Dbforest.csb.search=unrolled}). */
+    /** The descent with the paper's unrolled comparison (a tree made with {@code unrolled}). */
     private int descendUnrolled(long key, boolean record) {
         long[] a = inner.chunk(0);
         int node = root;
@@ -956,6 +973,11 @@ final class CsbTree extends LeafChainIndex {
         return n;
     }
 
+    /** Whether the descents use the paper's unrolled comparison (for the tests). */
+    boolean searchesUnrolled() {
+        return descent == UNROLLED;
+    }
+
     @Override
     protected int descentLevels() {
         return height;
@@ -992,7 +1014,12 @@ final class CsbTree extends LeafChainIndex {
      * ids with its spare room at the end; segmented, two segments split evenly).
      */
     static CsbTree bulkLoad(String name, CsbVariant variant, int lines, long[] keys, long[] values) {
-        CsbTree t = new CsbTree(name, variant, lines);
+        return bulkLoad(name, variant, lines, keys, values, false);
+    }
+
+    /** {@link #bulkLoad(String, CsbVariant, int, long[], long[])}, descending with {@link #rankUnrolled} if {@code unrolled}. */
+    static CsbTree bulkLoad(String name, CsbVariant variant, int lines, long[] keys, long[] values, boolean unrolled) {
+        CsbTree t = new CsbTree(name, variant, lines, unrolled);
         int n = t.acceptBulk(keys, values);
         if (n == 0) {
             return t;

@@ -22,8 +22,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * What the conformance kit cannot see of the CSB+-trees: the shapes of the bulk load, splits at
  * every level in both directions with the leaf chain rewritten as groups move, the full tree's
- * in-group shift, lazy deletion down to empty leaves and regrowth, and the node sizes the kit does
- * not run (it runs two lines) against TreeMap, for each variant.
+ * in-group shift, lazy deletion down to empty leaves and regrowth, the node sizes the kit does
+ * not run (it runs two lines) against TreeMap, for each variant, and the paper's unrolled search,
+ * which only this package's factories make.
  */
 class CsbTreeTest {
 
@@ -114,8 +115,34 @@ class CsbTreeTest {
     @ParameterizedTest
     @MethodSource("variantsAndLines")
     void randomOperationsMatchTreeMap(CsbVariant v, int lines) {
-        SplittableRandom r = new SplittableRandom(lines * 31L + v.ordinal());
         CsbTree t = CsbTree.bulkLoad("t", v, lines, keys(3000, 7), null);
+        assertTrue(!t.searchesUnrolled(), "the SIMD rank is the default");
+        randomOperations(t, new SplittableRandom(lines * 31L + v.ordinal()));
+    }
+
+    @ParameterizedTest
+    @MethodSource("variantsAndLines")
+    void theUnrolledSearchMatchesTreeMap(CsbVariant v, int lines) {
+        CsbTree t = (CsbTree) CsbTrees.bulkLoad(v, lines, keys(3000, 7), null, true);
+        assertTrue(t.searchesUnrolled());
+        randomOperations(t, new SplittableRandom(lines * 37L + v.ordinal()));
+        CsbTree e = (CsbTree) CsbTrees.empty(v, lines, true);
+        assertTrue(e.searchesUnrolled());
+        assertTrue(!((CsbTree) CsbTrees.empty(v, lines, false)).searchesUnrolled());
+        TreeMap<Long, Long> model = new TreeMap<>();
+        for (long k = 0; k < 5000; k++) { // descending, to split the first child at every level
+            e.put(-k * 3, k);
+            model.put(-k * 3, k);
+        }
+        assertTrue(e.height >= 2, "height " + e.height);
+        sameAs(model, e);
+        for (long k = -15_000; k <= 3; k++) {
+            assertEquals(model.getOrDefault(k, -1L), e.get(k, -1), "get " + k);
+        }
+    }
+
+    /** 60,000 random puts, removes and gets on {@code t} (bulk-loaded with {@code keys(3000, 7)}), against TreeMap. */
+    private static void randomOperations(CsbTree t, SplittableRandom r) {
         TreeMap<Long, Long> model = new TreeMap<>();
         for (long k : keys(3000, 7)) {
             model.put(k, 0L);
