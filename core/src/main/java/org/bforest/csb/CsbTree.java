@@ -11,8 +11,8 @@ import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;
 
 /**
- * The CSB+-trees of Rao and Ross, "Making B+-Trees Cache Conscious in Main Memory" (SIGMOD 2000;
- * {@code ../shared/papers/csb-plus-trees.md}), all three variants, on 64-bit keys and values.
+ * The CSB+-trees of Rao and Ross, "Making B+-Trees Cache Conscious in Main Memory" (SIGMOD 2000),
+ * all three variants, on 64-bit keys and values.
  *
  * <h2>Layout</h2>
  * A node is {@code S = 8 * lines} longs ({@link #width}; one, two or four cache lines), an int id,
@@ -295,7 +295,8 @@ final class CsbTree extends LeafChainIndex {
      * The descent, in two copies: one pointer lane (plain and full) and two (segmented). Each copy
      * has its lane count as a constant, so the masks and the child arithmetic fold; one loop that
      * read {@link #segs} measured 35-45% slower on lookups once a JVM had run both kinds of tree
-     * (the one compiled loop then serves both, with both profiles).
+     * (the one compiled loop then serves both, with both profiles). A tree made with the unrolled
+     * search has a third, {@link #descendUnrolled}; {@link #descent} says which.
      */
     @Override
     protected int findLeaf(long key) {
