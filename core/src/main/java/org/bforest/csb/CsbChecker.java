@@ -37,20 +37,20 @@ final class CsbChecker {
             innerGroupIds++;
         }
         visit(t.root, t.height, 0, false, 0, false);
-        if (leafGroupIds != t.leavesUsed || innerGroupIds != t.innerUsed) {
+        if (leafGroupIds != t.leafPool.used() || innerGroupIds != t.innerPool.used()) {
             fail("live groups hold " + leafGroupIds + " leaf ids and " + innerGroupIds + " inner ids, the counts say "
-                    + t.leavesUsed + " and " + t.innerUsed);
+                    + t.leafPool.used() + " and " + t.innerPool.used());
         }
         for (boolean leaves : new boolean[] {true, false}) {
-            int[] free = t.freeGroups(leaves);
+            int[] free = t.pool(leaves).freeGroups(); // the pool checks its own lists and tags
             for (int i = 0; i < free.length; i += 2) {
                 claim(leaves, free[i], free[i + 1]);
             }
         }
         // no id is lost: every one below the high-water marks is in a live group or a free one
-        if (leafIds.cardinality() != t.leafHw || innerIds.cardinality() != t.innerHw) {
+        if (leafIds.cardinality() != t.leafPool.highWater() || innerIds.cardinality() != t.innerPool.highWater()) {
             fail("live and free groups hold " + leafIds.cardinality() + " leaf ids and " + innerIds.cardinality()
-                    + " inner ids, below high-water marks " + t.leafHw + " and " + t.innerHw);
+                    + " inner ids, below high-water marks " + t.leafPool.highWater() + " and " + t.innerPool.highWater());
         }
         int prev = LeafChainIndex.NONE;
         int leaf = t.firstLeaf();
@@ -71,7 +71,7 @@ final class CsbChecker {
 
     /** Marks ids {@code [g, g+n)} as taken, failing if one is out of bounds or taken already. */
     private void claim(boolean leaves, int g, int n) {
-        int limit = leaves ? t.leafHw : t.innerHw;
+        int limit = t.pool(leaves).highWater();
         BitSet seen = leaves ? leafIds : innerIds;
         if (g < 0 || (long) g + n > limit) {
             fail((leaves ? "leaf" : "inner") + " group [" + g + ", " + ((long) g + n) + ") is beyond the high-water mark "

@@ -4,14 +4,15 @@ import java.util.Arrays;
 import org.bforest.CsbVariant;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
+import org.bforest.kernel.Prefetch;
 import org.bforest.spi.LeafChainIndex;
 import org.bforest.storage.FlatLongNodeArray;
 import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;
 
 /**
- * The CSB+-trees of Rao and Ross, "Making B+-Trees Cache Conscious in Main Memory" (SIGMOD 2000;
- * {@code ../shared/papers/csb-plus-trees.md}), all three variants, on 64-bit keys and values.
+ * The CSB+-trees of Rao and Ross, "Making B+-Trees Cache Conscious in Main Memory" (SIGMOD 2000),
+ * all three variants, on 64-bit keys and values.
  *
  * <h2>Layout</h2>
  * A node is {@code S = 8 * lines} longs ({@link #width}; one, two or four cache lines), an int id,
@@ -33,37 +34,23 @@ import org.bforest.storage.LongNodeArray;
  * the whole node against the broadcast key whose last vector is masked to leave the pointer lanes
  * out, and {@code trueCount}. The paper's "uniform" unrolled binary search over padded keys
  * ({@link #rankUnrolled}: {@code log2 S} comparisons, a perfect tree since {@code K + 1} is a power
- * of two) is the alternative, selected with {@code -Dbforest.csb.search=unrolled}; the SIMD rank is
- * the default because it measured faster (docs/ARCHITECTURE.md, "The CSB+-trees in memory").
+ * of two) is the alternative, chosen when the tree is made (a constructor parameter, reached
+ * through {@link CsbTrees}' package-private factories for measurements and tests); the SIMD rank
+ * is the default because it measured faster (docs/ARCHITECTURE.md, "The CSB+-trees in memory").
  *
  * <h2>Node groups</h2>
- * Leaf ids and inner ids each come from a high-water mark and a free pool of lists by group size,
- * linked through the free nodes themselves (a release never allocates). Unlike the paper's, the
- * pool coalesces: freed neighbours merge, and a free run at the high-water mark lowers it (see
- * {@link #release}). A pointer lane is {@code firstChild << 32 | offset << 16 | children}; the
+ * Leaf ids and inner ids each come from a {@link GroupPool}: a high-water mark and free lists by
+ * group size, linked through the free nodes themselves (a release never allocates). Unlike the
+ * paper's, the pool coalesces: freed neighbours merge, and a free run at the high-water mark
+ * lowers it. A pointer lane is {@code firstChild << 32 | offset << 16 | children}; the
  * offset, where a full tree's group starts in its block of {@code S} ids, is 0 in the other
  * variants. A group may straddle two leaf chunks: nodes are addressed by id ({@code chunk(id)}).
  *
  * <h2>Insert: splits as the paper's, per variant</h2>
- * A leaf holds up to {@code S} entries. A full leaf's {@code S + 1} entries are split in halves into
- * two node images (scratch), which replace the leaf at its index {@code c} in its group:
- * <ul>
- * <li>The parent has room. {@link CsbVariant#PLAIN}: a new group one node larger gets the old
- *     group's nodes with the split one as two, the parent's pointer moves to it and the old group
- *     is freed (section 3.1). {@link CsbVariant#SEGMENTED}: the same for the one segment that
- *     holds child {@code c} (section 3.2). {@link CsbVariant#FULL}: groups are allocated with room
- *     for {@code S} nodes, so nodes shift one place inside the block and nothing is allocated
- *     (section 3.3); the paper shifts those right of {@code c}, we shift the shorter side where
- *     the block has room on it (a new group is placed mid-block).</li>
- * <li>The parent is full. Its children (with the split node as two) are redistributed evenly
- *     between the old group, which keeps the half without the split node's images in place, and
- *     one new group (segmented: both segments are copied into four, and freed); the parent itself
- *     is split into two images, which replace it in its own group the same way, recursively; a
- *     split root makes a new root over a group of two.</li>
- * </ul>
- * Leaves whose id changes are relinked, and so are the neighbours outside the group. Storage for a
- * whole split (two groups a level and a root) is reserved before anything is written, so an
- * {@code OutOfMemoryError} leaves the tree as it was.
+ * A leaf holds up to {@code S} entries; a full one splits in halves, and its group grows (plain:
+ * copied one node larger; segmented: the segment that grows; full: nodes shift inside the block)
+ * or, under a full parent, is redistributed over two groups, recursively. The splits and their
+ * scratch are {@link CsbSplitter}; {@code put} calls it only for a full leaf.
  *
  * <h2>Delete: lazy</h2>
  * As the paper's experiments: the entry is removed from its leaf and nothing else changes. A leaf
@@ -77,13 +64,12 @@ import org.bforest.storage.LongNodeArray;
  */
 final class CsbTree extends LeafChainIndex {
     static final int MAX_HEIGHT = 40;
-    /** The paper's unrolled comparison instead of the SIMD rank (for the measurement). */
-    static final boolean UNROLLED = "unrolled".equals(System.getProperty("bforest.csb.search", "simd"));
+    /** The descents, one of which a tree picks when it is made ({@link #descent}). */
+    private static final int ONE_LANE = 0;
+    private static final int TWO_LANES = 1;
+    private static final int UNROLLED = 2;
     private static final int NEXT = 0;
     private static final int PREV = 1;
-    /** Child sources in a split: the two images of the split node. */
-    private static final int IMG_LEFT = -1;
-    private static final int IMG_RIGHT = -2;
 
     final CsbVariant variant;
     /** S: longs per node (8 per cache line). */
@@ -92,44 +78,37 @@ final class CsbTree extends LeafChainIndex {
     final int segs;
     /** Key slots per inner node: {@code width - segs}. */
     final int keySlots;
-    private final boolean full;
+    final boolean full;
+    /**
+     * The descent: {@link #ONE_LANE} or {@link #TWO_LANES} (the SIMD rank, by the lane count), or
+     * {@link #UNROLLED} (the paper's comparison). Chosen once, so a descent reads one final field,
+     * as it read the lane count before the unrolled search was a choice per tree.
+     */
+    private final int descent;
 
     LongNodeArray leafKeys;
     LongNodeArray leafVals;
     IntNodeArray leafLinks;
     FlatLongNodeArray inner;
-    /** High-water marks of leaf and inner ids, ids in live groups, and free-list heads by size. */
-    int leafHw;
-    int innerHw;
-    long leavesUsed;
-    long innerUsed;
-    /** Heads of the free lists by group size (the last: all sizes over S); see {@link #takeFree}. */
-    int[] leafFree;
-    int[] innerFree;
-    /** Boundary tags of the free groups, two bits an id ({@link FreeTags}). */
-    long[] leafTags;
-    long[] innerTags;
+    /** The ids of leaves and of inner nodes: high-water marks, free groups, ids in use. */
+    GroupPool leafPool;
+    GroupPool innerPool;
     /** The root: an inner node (alone in a group of one), or a leaf when {@link #height} is 0. */
     int root;
     int height;
-    int head;
-    int tail;
 
-    // Writers' scratch (writes are single-threaded).
-    private final int[] pathNode = new int[MAX_HEIGHT + 2];
-    private final int[] pathPos = new int[MAX_HEIGHT + 2];
-    private final long[][] leafImgKeys;
-    private final long[][] leafImgVals;
-    /** Inner node images, by level parity and side: the images of level h are in {@code [(h & 1) * 2 + side]}. */
-    private final long[][] innerImg;
-    private final long[] mergeKeys;
-    private final long[] mergeVals;
-    private final int[] sources;
-    private final int[] order;
-    /** Parity of the level whose inner images {@link #writeImage} places ({@link #replaceChild} sets it). */
-    private int imageLevelParity;
+    /** The path of the last recording descent (node and child index a level), for a split. */
+    final int[] pathNode = new int[MAX_HEIGHT + 2];
+    final int[] pathPos = new int[MAX_HEIGHT + 2];
+    /** The splits, with their scratch (writes are single-threaded). */
+    private final CsbSplitter splitter;
 
     CsbTree(String name, CsbVariant variant, int lines) {
+        this(name, variant, lines, false);
+    }
+
+    /** @param unrolled descend with the paper's unrolled comparison ({@link #rankUnrolled}) instead of the SIMD rank */
+    CsbTree(String name, CsbVariant variant, int lines, boolean unrolled) {
         super(name);
         if (lines != 1 && lines != 2 && lines != 4) {
             throw new IllegalArgumentException("a CSB+-tree node is 1, 2 or 4 cache lines, not " + lines);
@@ -139,13 +118,8 @@ final class CsbTree extends LeafChainIndex {
         this.segs = variant == CsbVariant.SEGMENTED ? 2 : 1;
         this.keySlots = width - segs;
         this.full = variant == CsbVariant.FULL;
-        leafImgKeys = new long[2][width];
-        leafImgVals = new long[2][width];
-        innerImg = new long[4][width];
-        mergeKeys = new long[width + 2];
-        mergeVals = new long[width + 2];
-        sources = new int[width + 2];
-        order = new int[2 * width + 2];
+        this.descent = unrolled ? UNROLLED : segs == 1 ? ONE_LANE : TWO_LANES;
+        splitter = new CsbSplitter(this);
         init();
     }
 
@@ -154,24 +128,13 @@ final class CsbTree extends LeafChainIndex {
         leafVals = LongNodeArray.smallChunks(width, 1);
         leafLinks = new IntNodeArray(2, 1);
         inner = new FlatLongNodeArray(width, 1);
-        leafHw = 0;
-        innerHw = 0;
-        leavesUsed = 0;
-        innerUsed = 0;
-        leafFree = new int[width + 2];
-        innerFree = new int[width + 2];
-        leafTags = FreeTags.EMPTY;
-        innerTags = FreeTags.EMPTY;
-        Arrays.fill(leafFree, NONE);
-        Arrays.fill(innerFree, NONE);
-        int leaf = allocLeaves(1);
+        leafPool = GroupPool.ofLeaves(this, width, leafKeys, leafVals, leafLinks);
+        innerPool = GroupPool.ofInner(this, width, inner);
+        int leaf = leafPool.alloc(1);
         clearLeaf(leaf);
-        setLink(leaf, NEXT, NONE);
-        setLink(leaf, PREV, NONE);
+        chainOne(leaf);
         root = leaf;
         height = 0;
-        head = leaf;
-        tail = leaf;
     }
 
     // ---- node access ----------------------------------------------------------------------------
@@ -261,192 +224,11 @@ final class CsbTree extends LeafChainIndex {
         Arrays.fill(leafKeys.chunk(leaf), off, off + width, MAXKEY);
     }
 
-    /** Ids a group of {@code n} nodes takes: {@code n}, or always {@code S} in the full tree. */
-    private int cap(int n) {
-        return full ? width : n;
-    }
-
     // ---- node groups ----------------------------------------------------------------------------
 
-    /** A group of {@code n} contiguous leaf ids (storage reserved or grown here). */
-    private int allocLeaves(int n) {
-        if (n == 0) {
-            return 0;
-        }
-        leavesUsed += n;
-        int g = takeFree(true, n);
-        if (g != NONE) {
-            return g;
-        }
-        long need = (long) leafHw + n;
-        leafKeys.ensureCapacity(need);
-        leafVals.ensureCapacity(need);
-        leafLinks.ensureCapacity(need);
-        leafTags = FreeTags.ensure(leafTags, need);
-        g = leafHw;
-        leafHw += n;
-        return g;
-    }
-
-    private void freeLeaves(int g, int n) {
-        if (n == 0) {
-            return;
-        }
-        leavesUsed -= n;
-        release(true, g, n);
-    }
-
-    private int allocInner(int n) {
-        if (n == 0) {
-            return 0;
-        }
-        innerUsed += n;
-        int g = takeFree(false, n);
-        if (g != NONE) {
-            return g;
-        }
-        inner.ensureCapacity((long) innerHw + n);
-        innerTags = FreeTags.ensure(innerTags, (long) innerHw + n);
-        g = innerHw;
-        innerHw += n;
-        return g;
-    }
-
-    private void freeInner(int g, int n) {
-        if (n == 0) {
-            return;
-        }
-        innerUsed -= n;
-        release(false, g, n);
-    }
-
-    // The free pool. The paper's keeps a free list per group size and never coalesces; but after a
-    // bulk load every group grows through the same sizes at once, and a full parent's split frees
-    // S ids and asks for two groups of about S/2, so such lists fill with groups nobody asks for
-    // again (the plain tree held 46 bytes a key after 1M inserts into 1M, 17 after the bulk load).
-    // So a freed group merges with free neighbours (boundary tags: one bit marks the first and
-    // one the last id of every free group, FreeTags), a free run that reaches the high-water mark
-    // lowers it, and a request with no free group of its size cuts the smallest larger one. A free
-    // group keeps its list links, size and first id in its own nodes' first longs (no allocation):
-    // first node [LINK_NEXT] [LINK_PREV] [SIZE], last node [START]; every node has at least 8.
-    private static final int LINK_NEXT = 0;
-    private static final int LINK_PREV = 1;
-    private static final int SIZE = 2;
-    private static final int START = 3;
-
-    private long slot(boolean leaves, int id, int i) {
-        return leaves ? leafKeys.chunk(id)[leafKeys.offset(id) + i] : inner.chunk(0)[innerOff(id) + i];
-    }
-
-    private void setSlot(boolean leaves, int id, int i, long v) {
-        if (leaves) {
-            leafKeys.chunk(id)[leafKeys.offset(id) + i] = v;
-        } else {
-            inner.chunk(0)[innerOff(id) + i] = v;
-        }
-    }
-
-    /** The list a free group of {@code n} ids is on: its size, or the last one for sizes over S. */
-    private int listOf(int n) {
-        return Math.min(n, width + 1);
-    }
-
-    /** A free group for {@code n} ids, cut from a larger one if none has the size; {@code NONE} if none fits. */
-    private int takeFree(boolean leaves, int n) {
-        int[] heads = leaves ? leafFree : innerFree;
-        for (int m = listOf(n); m < heads.length; m++) {
-            int g = heads[m];
-            if (g == NONE) {
-                continue;
-            }
-            int size = (int) slot(leaves, g, SIZE);
-            if (size < n) { // only in the last list, which holds every size over S: a bulk run
-                continue;
-            }
-            unlinkFree(leaves, g, size);
-            if (size > n) {
-                linkFree(leaves, g + n, size - n); // its neighbours are in use: nothing to merge
-            }
-            return g;
-        }
-        return NONE;
-    }
-
-    /** Frees {@code [g, g+n)}: merged with the free groups on either side, or given back to the high-water mark. */
-    private void release(boolean leaves, int g, int n) {
-        long[] tags = leaves ? leafTags : innerTags;
-        int hw = leaves ? leafHw : innerHw;
-        if (g > 0 && FreeTags.isLast(tags, g - 1)) {
-            int left = (int) slot(leaves, g - 1, START);
-            unlinkFree(leaves, left, g - left);
-            n += g - left;
-            g = left;
-        }
-        if (g + n < hw && FreeTags.isFirst(tags, g + n)) {
-            int right = g + n;
-            int size = (int) slot(leaves, right, SIZE);
-            unlinkFree(leaves, right, size);
-            n += size;
-        }
-        if (g + n == hw) { // the free run ends the used ids: lower the mark (the storage stays reserved)
-            if (leaves) {
-                leafHw = g;
-            } else {
-                innerHw = g;
-            }
-            return;
-        }
-        linkFree(leaves, g, n);
-    }
-
-    private void linkFree(boolean leaves, int g, int n) {
-        int[] heads = leaves ? leafFree : innerFree;
-        long[] tags = leaves ? leafTags : innerTags;
-        int list = listOf(n);
-        int next = heads[list];
-        setSlot(leaves, g, LINK_NEXT, next);
-        setSlot(leaves, g, LINK_PREV, NONE);
-        setSlot(leaves, g, SIZE, n);
-        setSlot(leaves, g + n - 1, START, g);
-        if (next != NONE) {
-            setSlot(leaves, next, LINK_PREV, g);
-        }
-        heads[list] = g;
-        FreeTags.mark(tags, g, g + n - 1);
-    }
-
-    private void unlinkFree(boolean leaves, int g, int n) {
-        int[] heads = leaves ? leafFree : innerFree;
-        long[] tags = leaves ? leafTags : innerTags;
-        int next = (int) slot(leaves, g, LINK_NEXT);
-        int prev = (int) slot(leaves, g, LINK_PREV);
-        if (prev == NONE) {
-            heads[listOf(n)] = next;
-        } else {
-            setSlot(leaves, prev, LINK_NEXT, next);
-        }
-        if (next != NONE) {
-            setSlot(leaves, next, LINK_PREV, prev);
-        }
-        FreeTags.unmark(tags, g, g + n - 1);
-    }
-
-    /**
-     * Room for a split to finish once it starts: two groups of at most {@code S} nodes a level
-     * (four segments hold no more), and a root with its group of two.
-     */
-    private void reserveForSplit() {
-        if (height >= MAX_HEIGHT) {
-            throw new IllegalStateException(toString() + ": height limit " + MAX_HEIGHT + " reached");
-        }
-        long leaves = (long) leafHw + 2L * width + 2;
-        leafKeys.ensureCapacity(leaves);
-        leafVals.ensureCapacity(leaves);
-        leafLinks.ensureCapacity(leaves);
-        leafTags = FreeTags.ensure(leafTags, leaves);
-        long inners = (long) innerHw + (2L * width + 2) * (height + 1) + 1;
-        inner.ensureCapacity(inners);
-        innerTags = FreeTags.ensure(innerTags, inners);
+    /** The pool of leaf ids or of inner ids. */
+    GroupPool pool(boolean leaves) {
+        return leaves ? leafPool : innerPool;
     }
 
     // ---- search ---------------------------------------------------------------------------------
@@ -513,22 +295,25 @@ final class CsbTree extends LeafChainIndex {
      * The descent, in two copies: one pointer lane (plain and full) and two (segmented). Each copy
      * has its lane count as a constant, so the masks and the child arithmetic fold; one loop that
      * read {@link #segs} measured 35-45% slower on lookups once a JVM had run both kinds of tree
-     * (the one compiled loop then serves both, with both profiles).
+     * (the one compiled loop then serves both, with both profiles). A tree made with the unrolled
+     * search has a third, {@link #descendUnrolled}; {@link #descent} says which.
      */
     @Override
     protected int findLeaf(long key) {
-        if (UNROLLED) {
-            return descendUnrolled(key, false);
+        int d = descent;
+        if (d == ONE_LANE) {
+            return descendOneLane(key, false);
         }
-        return segs == 1 ? descendOneLane(key, false) : descendTwoLanes(key, false);
+        return d == TWO_LANES ? descendTwoLanes(key, false) : descendUnrolled(key, false);
     }
 
     /** {@link #findLeaf} recording the path (node and child index per level) for a split. */
     private int descend(long key) {
-        if (UNROLLED) {
-            return descendUnrolled(key, true);
+        int d = descent;
+        if (d == ONE_LANE) {
+            return descendOneLane(key, true);
         }
-        return segs == 1 ? descendOneLane(key, true) : descendTwoLanes(key, true);
+        return d == TWO_LANES ? descendTwoLanes(key, true) : descendUnrolled(key, true);
     }
 
     private int descendOneLane(long key, boolean record) {
@@ -571,7 +356,7 @@ final class CsbTree extends LeafChainIndex {
         return node;
     }
 
-    /** The descent with the paper's unrolled comparison ({@code -Dbforest.csb.search=unrolled}). */
+    /** The descent with the paper's unrolled comparison (a tree made with {@code unrolled}). */
     private int descendUnrolled(long key, boolean record) {
         long[] a = inner.chunk(0);
         int node = root;
@@ -587,24 +372,6 @@ final class CsbTree extends LeafChainIndex {
         return node;
     }
 
-    /**
-     * Always 0, but not {@code final}, so the JIT cannot fold {@code x & touch} away: a load of a
-     * leaf's value lines and-ed with it is issued with the key loads, so the value miss overlaps
-     * the keys' instead of following the rank (as in the B− tree and the BS-tree; Java's stand-in
-     * for {@code __builtin_prefetch}).
-     */
-    @SuppressWarnings("FieldMayBeFinal")
-    private static int touch = 0;
-
-    /** Starts the loads of every value line of a leaf with its keys' (0; see {@link #touch}). */
-    private int touchValues(long[] vc, int off) {
-        long v = vc[off] | vc[off + width - 1];
-        for (int i = 8; i < width - 1; i += 8) { // a line is 8 values, wherever the leaf starts
-            v |= vc[off + i];
-        }
-        return (int) v & touch;
-    }
-
     @Override
     public long get(long key, long absent) {
         if (key == MAXKEY) {
@@ -614,7 +381,7 @@ final class CsbTree extends LeafChainIndex {
         long[] kc = leafKeys.chunk(leaf);
         long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
-        int t = touchValues(vc, off);
+        int t = Prefetch.lines(vc, off, width); // the value lines load with the keys (0)
         int r = leafRank(kc, off, key);
         return r < width && kc[off + r] == key ? vc[off + r + t] : absent;
     }
@@ -643,7 +410,7 @@ final class CsbTree extends LeafChainIndex {
         long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
         int w = width;
-        int t = touchValues(vc, off);
+        int t = Prefetch.lines(vc, off, width);
         int r = leafRank(kc, off, key) + t;
         if (r < w && kc[off + r] == key) {
             long previous = vc[off + r];
@@ -656,405 +423,41 @@ final class CsbTree extends LeafChainIndex {
             kc[off + r] = key;
             vc[off + r] = value;
         } else {
-            reserveForSplit(); // may replace a small first chunk: splitLeaf fetches the arrays again
-            splitLeaf(leaf, r, key, value);
+            splitter.split(leaf, r, key, value); // the path is in pathNode, pathPos
         }
         size++;
         modCount++;
         return defaultReturnValue();
     }
 
-    /**
-     * A full leaf and the new entry at rank {@code r}: the {@code S + 1} entries in halves into the
-     * two leaf images, then the images replace the leaf in its group.
-     */
-    private void splitLeaf(int leaf, int r, long key, long value) {
-        int w = width;
-        long[] kc = leafKeys.chunk(leaf);
-        long[] vc = leafVals.chunk(leaf);
-        int off = leafKeys.offset(leaf);
-        long[] mk = mergeKeys;
-        long[] mv = mergeVals;
-        System.arraycopy(kc, off, mk, 0, r);
-        System.arraycopy(vc, off, mv, 0, r);
-        mk[r] = key;
-        mv[r] = value;
-        System.arraycopy(kc, off + r, mk, r + 1, w - r);
-        System.arraycopy(vc, off + r, mv, r + 1, w - r);
-        int left = (w + 2) / 2;
-        int right = w + 1 - left;
-        fillLeafImage(0, mk, mv, 0, left);
-        fillLeafImage(1, mk, mv, left, right);
-        replaceChild(1, mk[left - 1]);
-    }
-
-    private void fillLeafImage(int side, long[] mk, long[] mv, int from, int n) {
-        long[] ik = leafImgKeys[side];
-        long[] iv = leafImgVals[side];
-        System.arraycopy(mk, from, ik, 0, n);
-        System.arraycopy(mv, from, iv, 0, n);
-        Arrays.fill(ik, n, width, MAXKEY);
-        Arrays.fill(iv, n, width, 0);
-    }
+    // ---- the leaf chain as groups move (for CsbSplitter) -----------------------------------------
 
     /**
-     * The child on the path below level {@code h} has been split into its two images (leaf images
-     * when {@code h == 1}, else the inner images of level {@code h - 1}), the left one's largest
-     * key being {@code sep}: puts them in its place in the parent's group, splitting the parent
-     * when it is full.
+     * Links the leaves {@code order[0 .. n)} in that order between {@code prevOut} and {@code nextOut}
+     * ({@code NONE}: the chain's end). The CSB+-trees' own chain upkeep, beside the shared
+     * {@code linkAfter}: a split gives a whole run of leaves new ids, so the run replaces the old
+     * one between the neighbours outside it.
      */
-    private void replaceChild(int h, long sep) {
-        boolean leaves = h == 1;
-        imageLevelParity = (h - 1) & 1;
-        if (h > height) {
-            newRoot(leaves, sep);
-            return;
-        }
-        int p = pathNode[h];
-        int c = pathPos[h];
-        long[] a = inner.chunk(0);
-        int off = innerOff(p);
-        int m = innerChildren(p);
-        int n = m - 1;
-        if (n < keySlots) {
-            // room: the separator goes in at c, the left image takes child c, the right one c + 1
-            System.arraycopy(a, off + c, a, off + c + 1, n - c);
-            a[off + c] = sep;
-            if (full) {
-                shiftInGroup(leaves, p, c, m);
-            } else {
-                copySegment(leaves, p, c);
-            }
-            return;
-        }
-        splitParent(h, sep);
-    }
-
-    /**
-     * Full tree, parent with room: the split child's two images take its place and one more, and
-     * the nodes on its shorter side move one place toward the room there (the paper shifts the
-     * nodes right of it; a group placed mid-block with room on both sides moves a quarter of its
-     * nodes on average instead of half). Only the moved leaves are relinked.
-     */
-    private void shiftInGroup(boolean leaves, int p, int c, int m) {
-        long[] a = inner.chunk(0);
-        int off = innerOff(p);
-        long meta = a[off + keySlots];
-        int g = first(meta);
-        int o = offset(meta);
-        boolean roomRight = o + m < width;
-        int from; // the ids rewritten, [from, to]
-        int to;
-        int ng;
-        // the neighbours outside the moved run: read before the move, and only when the run has
-        // one outside the group (each is a load from another leaf's links)
-        int before = NONE;
-        int after = NONE;
-        if (o > 0 && (c < m - 1 - c || !roomRight)) { // the c nodes left of child c move left
-            if (leaves) {
-                before = link(g, PREV);
-                after = c == m - 1 ? link(g + m - 1, NEXT) : g + c + 1;
-            }
-            moveNodes(leaves, g, g - 1, c);
-            ng = g - 1;
-            a[off + keySlots] = meta(ng, o - 1, m + 1);
-            from = ng;
-            to = g + c;
-        } else { // the m - 1 - c nodes right of it move right
-            if (leaves) {
-                before = c == 0 ? link(g, PREV) : g + c - 1;
-                after = link(g + m - 1, NEXT);
-            }
-            moveNodes(leaves, g + c + 1, g + c + 2, m - 1 - c);
-            ng = g;
-            a[off + keySlots] = meta(g, o, m + 1);
-            from = g + c;
-            to = g + m;
-        }
-        writeImage(leaves, 0, ng + c); // child c of the group as it is now, and c + 1
-        writeImage(leaves, 1, ng + c + 1);
-        if (leaves) {
-            for (int i = from; i <= to; i++) {
-                order[i - from] = i;
-            }
-            relink(to - from + 1, before, after);
-        }
-    }
-
-    /**
-     * Plain and segmented trees, parent with room: the segment that holds child {@code c} (the
-     * whole group when not segmented) is copied into a new group one node larger, the child
-     * replaced by its two images; the parent points to the new group and the old one is freed.
-     */
-    private void copySegment(boolean leaves, int p, int c) {
-        int off = innerOff(p);
-        long m0 = inner.chunk(0)[off + keySlots];
-        int j = segs == 2 && c >= count(m0) ? 1 : 0;
-        int cj = j == 0 ? c : c - count(m0);
-        long mj = inner.chunk(0)[off + keySlots + j];
-        int g = first(mj);
-        int m = count(mj);
-        for (int i = 0; i < cj; i++) {
-            sources[i] = g + i;
-        }
-        sources[cj] = IMG_LEFT;
-        sources[cj + 1] = IMG_RIGHT;
-        for (int i = cj + 1; i < m; i++) {
-            sources[i + 1] = g + i;
-        }
-        int prevOut = leaves ? link(g, PREV) : NONE;
-        int nextOut = leaves ? link(g + m - 1, NEXT) : NONE;
-        inner.chunk(0)[off + keySlots + j] = placeGroup(leaves, 0, m + 1);
-        free(leaves, g, m);
-        if (leaves) {
-            relink(m + 1, prevOut, nextOut);
-        }
-    }
-
-    /**
-     * The parent at level {@code h} is full: its {@code K + 2} children (the split one as its two
-     * images) are redistributed over two new groups (segmented: each new node's two segments),
-     * the old group freed, and the parent split into two images of level {@code h} that replace it
-     * one level up.
-     */
-    private void splitParent(int h, long sep) {
-        boolean leaves = h == 1;
-        int p = pathNode[h];
-        int c = pathPos[h];
-        long[] a = inner.chunk(0);
-        int off = innerOff(p);
-        int k = keySlots;
-        // the K + 1 keys, sep at c
-        long[] mk = mergeKeys;
-        System.arraycopy(a, off, mk, 0, c);
-        mk[c] = sep;
-        System.arraycopy(a, off + c, mk, c + 1, k - c);
-        // the K + 2 children, in order, the split one as its images
-        int total = k + 2;
-        int s = 0;
-        int firstOld = NONE;
-        int lastOld = NONE;
-        for (int j = 0; j < segs; j++) {
-            long mj = a[off + k + j];
-            for (int i = 0; i < count(mj); i++) {
-                int id = first(mj) + i;
-                if (firstOld == NONE) {
-                    firstOld = id;
-                }
-                lastOld = id;
-                if (s == c) {
-                    sources[s++] = IMG_LEFT;
-                    sources[s++] = IMG_RIGHT;
-                } else {
-                    sources[s++] = id;
-                }
-            }
-        }
-        long meta0 = a[off + k];
-        long meta1 = segs == 2 ? a[off + k + 1] : 0;
-        int prevOut = leaves ? link(firstOld, PREV) : NONE;
-        int nextOut = leaves ? link(lastOld, NEXT) : NONE;
-        int left = (total + 1) / 2;
-        int right = total - left;
-        int side = (h & 1) * 2;
-        long[] li = innerImg[side];
-        long[] ri = innerImg[side + 1];
-        Arrays.fill(li, MAXKEY);
-        Arrays.fill(ri, MAXKEY);
-        System.arraycopy(mk, 0, li, 0, left - 1);
-        System.arraycopy(mk, left, ri, 0, right - 1);
-        long up = mk[left - 1];
-        if (segs == 1) {
-            splitGroup(leaves, meta0, c, left, right, li, ri);
-        } else { // the paper copies both segments
-            placeChildrenOf(leaves, li, 0, left);
-            placeChildrenOf(leaves, ri, left, right);
-            free(leaves, first(meta0), count(meta0));
-            free(leaves, first(meta1), count(meta1));
-        }
-        if (leaves) {
-            relink(total, prevOut, nextOut);
-        }
-        replaceChild(h + 1, up);
-    }
-
-    /**
-     * One pointer lane, parent full: its group's {@code K + 2} children ({@link #sources}, the split
-     * child as its two images at {@code c}) are redistributed between the old group and one new
-     * group, as the paper does (section 3.1), {@code left} and {@code right} of them. The half that
-     * does not hold the images stays where it is, so only the other half is copied (when the left
-     * image ends the left half, it is written in place and that half stays). The plain tree frees the
-     * ids the copied half leaves; the full tree keeps them, holes in its block. Writes the halves'
-     * pointer lanes into the parent's images {@code li} and {@code ri}, and the new ids to
-     * {@link #order}.
-     */
-    private void splitGroup(boolean leaves, long meta, int c, int left, int right, long[] li, long[] ri) {
-        int g = first(meta);
-        int o = offset(meta);
-        int m = count(meta);
-        if (c >= left - 1) { // the left half stays at g ..
-            if (c == left - 1) {
-                writeImage(leaves, 0, g + c);
-            }
-            for (int i = 0; i < left; i++) {
-                order[i] = g + i;
-            }
-            li[keySlots] = meta(g, o, left);
-            ri[keySlots] = placeGroup(leaves, left, right);
-            if (!full) {
-                free(leaves, g + left, m - left);
-            }
-        } else { // the right half stays: the old children left - 1 .. m - 1
-            int rg = g + left - 1;
-            for (int i = 0; i < right; i++) {
-                order[left + i] = rg + i;
-            }
-            ri[keySlots] = meta(rg, full ? o + left - 1 : 0, right);
-            li[keySlots] = placeGroup(leaves, 0, left);
-            if (!full) {
-                free(leaves, g, left - 1);
-            }
-        }
-    }
-
-    /** A new root over the two images of the old one (level {@code height}), which is freed. */
-    private void newRoot(boolean leaves, long sep) {
-        int old = root;
-        sources[0] = IMG_LEFT;
-        sources[1] = IMG_RIGHT;
-        int r = allocInner(1);
-        long[] img = innerImg[((height + 1) & 1) * 2];
-        Arrays.fill(img, MAXKEY);
-        img[0] = sep;
-        placeChildrenOf(leaves, img, 0, 2);
-        System.arraycopy(img, 0, inner.chunk(0), innerOff(r), width);
-        free(leaves, old, 1);
-        if (leaves) {
-            relink(2, NONE, NONE);
-        }
-        root = r;
-        height++;
-    }
-
-    /**
-     * Allocates the group (segmented: the two segments, split evenly) for {@code n} children taken
-     * from {@code sources[from ..]} and writes its pointer lanes into the node image {@code node};
-     * the new ids, in order, go to {@link #order} from {@code from}.
-     */
-    private void placeChildrenOf(boolean leaves, long[] node, int from, int n) {
-        if (segs == 1) {
-            node[keySlots] = placeGroup(leaves, from, n);
-        } else {
-            int n0 = (n + 1) / 2;
-            node[keySlots] = placeGroup(leaves, from, n0);
-            node[keySlots + 1] = placeGroup(leaves, from + n0, n - n0);
-        }
-    }
-
-    /**
-     * A new group of {@code cap(n)} ids holding the children {@code sources[from .. from+n)}; its
-     * pointer lane. The full tree centres the children in their block, leaving room on both sides
-     * for {@link #shiftInGroup}.
-     */
-    private long placeGroup(boolean leaves, int from, int n) {
-        if (n == 0) {
-            return 0;
-        }
-        int o = full ? (width - n) / 2 : 0;
-        int g = (leaves ? allocLeaves(cap(n)) : allocInner(cap(n))) + o;
-        for (int i = 0; i < n; i++) {
-            int src = sources[from + i];
-            if (src < 0) {
-                writeImage(leaves, src == IMG_LEFT ? 0 : 1, g + i);
-            } else {
-                copyNode(leaves, src, g + i);
-            }
-            order[from + i] = g + i;
-        }
-        return meta(g, o, n);
-    }
-
-    private void free(boolean leaves, int g, int n) {
-        if (leaves) {
-            freeLeaves(g, n);
-        } else {
-            freeInner(g, n);
-        }
-    }
-
-    /**
-     * Moves the {@code k} nodes from id {@code src} to id {@code dst}, one place away
-     * ({@code dst = src - 1} or {@code src + 1}): one copy a node array when the ids share a chunk
-     * ({@code System.arraycopy} handles the overlap), else node by node in the safe order.
-     */
-    private void moveNodes(boolean leaves, int src, int dst, int k) {
-        if (k == 0) {
-            return;
-        }
-        int lo = Math.min(src, dst);
-        int hi = Math.max(src, dst) + k - 1;
-        if (!leaves) {
-            long[] a = inner.chunk(0);
-            System.arraycopy(a, innerOff(src), a, innerOff(dst), k * width);
-        } else if (leafKeys.chunk(lo) == leafKeys.chunk(hi)) {
-            int so = leafKeys.offset(src);
-            int d = leafKeys.offset(dst);
-            long[] kc = leafKeys.chunk(lo);
-            long[] vc = leafVals.chunk(lo);
-            System.arraycopy(kc, so, kc, d, k * width);
-            System.arraycopy(vc, so, vc, d, k * width);
-        } else if (dst < src) {
-            for (int i = 0; i < k; i++) {
-                copyNode(true, src + i, dst + i);
-            }
-        } else {
-            for (int i = k - 1; i >= 0; i--) {
-                copyNode(true, src + i, dst + i);
-            }
-        }
-    }
-
-    private void copyNode(boolean leaves, int from, int to) {
-        if (leaves) {
-            int fo = leafKeys.offset(from);
-            int to2 = leafKeys.offset(to);
-            System.arraycopy(leafKeys.chunk(from), fo, leafKeys.chunk(to), to2, width);
-            System.arraycopy(leafVals.chunk(from), fo, leafVals.chunk(to), to2, width);
-        } else {
-            long[] a = inner.chunk(0);
-            System.arraycopy(a, innerOff(from), a, innerOff(to), width);
-        }
-    }
-
-    /** Writes image {@code side} of the level being split (leaf or inner) to node {@code to}. */
-    private void writeImage(boolean leaves, int side, int to) {
-        if (leaves) {
-            int o = leafKeys.offset(to);
-            System.arraycopy(leafImgKeys[side], 0, leafKeys.chunk(to), o, width);
-            System.arraycopy(leafImgVals[side], 0, leafVals.chunk(to), o, width);
-        } else {
-            // the images being placed are those of the level below the one splitting
-            System.arraycopy(innerImg[imageLevelParity * 2 + side], 0, inner.chunk(0), innerOff(to), width);
-        }
-    }
-
-
-    /** Links the leaves {@code order[0 .. n)} in that order between {@code prevOut} and {@code nextOut}. */
-    private void relink(int n, int prevOut, int nextOut) {
+    void relink(int[] order, int n, int prevOut, int nextOut) {
         for (int i = 0; i < n; i++) {
             setLink(order[i], PREV, i == 0 ? prevOut : order[i - 1]);
             setLink(order[i], NEXT, i == n - 1 ? nextOut : order[i + 1]);
         }
         if (prevOut == NONE) {
-            head = order[0];
+            headLeaf = order[0];
         } else {
             setLink(prevOut, NEXT, order[0]);
         }
         if (nextOut == NONE) {
-            tail = order[n - 1];
+            tailLeaf = order[n - 1];
         } else {
             setLink(nextOut, PREV, order[n - 1]);
         }
+    }
+
+    /** Makes {@code leaves[0 .. n)} the whole chain (a root leaf's two halves): the shared {@code chainLeaves}. */
+    void chainAll(int[] leaves, int n) {
+        chainLeaves(leaves, n);
     }
 
     // ---- delete ---------------------------------------------------------------------------------
@@ -1069,7 +472,7 @@ final class CsbTree extends LeafChainIndex {
         long[] vc = leafVals.chunk(leaf);
         int off = leafKeys.offset(leaf);
         int w = width;
-        int r = leafRank(kc, off, key) + touchValues(vc, off);
+        int r = leafRank(kc, off, key) + Prefetch.lines(vc, off, width);
         if (r == w || kc[off + r] != key) {
             return defaultReturnValue();
         }
@@ -1093,12 +496,12 @@ final class CsbTree extends LeafChainIndex {
 
     @Override
     protected int firstLeaf() {
-        return head;
+        return headLeaf;
     }
 
     @Override
     protected int lastLeaf() {
-        return tail;
+        return tailLeaf;
     }
 
     @Override
@@ -1157,6 +560,11 @@ final class CsbTree extends LeafChainIndex {
         return n;
     }
 
+    /** Whether the descents use the paper's unrolled comparison (for the tests). */
+    boolean searchesUnrolled() {
+        return descent == UNROLLED;
+    }
+
     @Override
     protected int descentLevels() {
         return height;
@@ -1164,14 +572,17 @@ final class CsbTree extends LeafChainIndex {
 
     @Override
     protected String describeShape() {
-        return variant + ", S=" + width + ", leaves=" + leavesUsed + ", inner=" + innerUsed + ", height=" + height;
+        return variant + ", S=" + width + ", leaves=" + leafPool.used() + ", inner=" + innerPool.used() + ", height="
+                + height;
     }
 
     @Override
     public long memoryBytes() {
+        // the tree's fields, its node arrays, the two pools' list heads, the paths, the two
+        // pools' tags, and the split scratch
         return 16 + 8L * 24 + leafKeys.bytes() + leafVals.bytes() + leafLinks.bytes() + inner.bytes()
                 + 2 * (16 + 4L * (width + 2)) + 2 * (16 + 4L * pathNode.length)
-                + 2 * 16 + 8L * (leafTags.length + innerTags.length)
+                + 2 * 16 + 8L * (leafPool.tagWords() + innerPool.tagWords())
                 + (4 + 2 * 2 + 2) * (16 + 8L * width);
     }
 
@@ -1180,152 +591,25 @@ final class CsbTree extends LeafChainIndex {
         new CsbChecker(this).check();
     }
 
-    /**
-     * The free groups of leaves ({@code leaves}) or inner nodes, as {@code first, size} pairs,
-     * checking the pool's own invariants on the way: each list is doubly linked and holds groups
-     * of its size, each group's tags and first-id record are set, no two free groups touch (they
-     * would have merged), none touches the high-water mark, and no tag is left over.
-     */
-    int[] freeGroups(boolean leaves) {
-        int[] heads = leaves ? leafFree : innerFree;
-        long[] tags = leaves ? leafTags : innerTags;
-        int[] out = new int[16];
-        int n = 0;
-        int limit = leaves ? leafHw : innerHw;
-        for (int list = 1; list < heads.length; list++) {
-            int prev = NONE;
-            for (int g = heads[list], steps = 0; g != NONE; steps++) {
-                String where = this + ": free list " + list + " at " + g;
-                if (g < 0 || g >= limit || steps > limit) {
-                    throw new IllegalStateException(where + " is broken (high-water mark " + limit + ")");
-                }
-                long size = slot(leaves, g, SIZE);
-                if (size < 1 || g + size >= limit || listOf((int) size) != list) {
-                    throw new IllegalStateException(where + ": a group of " + size + " ids");
-                }
-                int last = g + (int) size - 1;
-                if (slot(leaves, g, LINK_PREV) != prev || slot(leaves, last, START) != g
-                        || !FreeTags.isFirst(tags, g) || !FreeTags.isLast(tags, last)) {
-                    throw new IllegalStateException(where + ": links, tags or first-id record wrong");
-                }
-                if ((g > 0 && FreeTags.isLast(tags, g - 1)) || FreeTags.isFirst(tags, last + 1)) {
-                    throw new IllegalStateException(where + ": touches another free group");
-                }
-                if (n + 2 > out.length) {
-                    out = Arrays.copyOf(out, 2 * out.length);
-                }
-                out[n++] = g;
-                out[n++] = (int) size;
-                prev = g;
-                g = (int) slot(leaves, g, LINK_NEXT);
-            }
-        }
-        if (FreeTags.countFirsts(tags) != n / 2 || FreeTags.countLasts(tags) != n / 2) {
-            throw new IllegalStateException(this + ": free-group tags left over (" + FreeTags.countFirsts(tags) + " first, "
-                    + FreeTags.countLasts(tags) + " last, " + n / 2 + " groups listed)");
-        }
-        return Arrays.copyOf(out, n);
-    }
-
     // ---- bulk load ------------------------------------------------------------------------------
 
     /**
      * A tree of {@code keys} (strictly ascending; {@code values} may be null for zeros), built level
-     * by level as the paper's bulk load: full leaves, inner nodes with all their key slots but one
-     * used (the paper's search experiment), each level's nodes spread evenly over their parents,
-     * and each parent's children one contiguous group (in the full tree, a group of {@code S}
-     * ids with its spare room at the end; segmented, two segments split evenly).
+     * by level as the paper's bulk load ({@link CsbBulkLoad}) once the shared layer has checked the
+     * input.
      */
     static CsbTree bulkLoad(String name, CsbVariant variant, int lines, long[] keys, long[] values) {
-        CsbTree t = new CsbTree(name, variant, lines);
+        return bulkLoad(name, variant, lines, keys, values, false);
+    }
+
+    /** {@link #bulkLoad(String, CsbVariant, int, long[], long[])}, descending with {@link #rankUnrolled} if {@code unrolled}. */
+    static CsbTree bulkLoad(String name, CsbVariant variant, int lines, long[] keys, long[] values, boolean unrolled) {
+        CsbTree t = new CsbTree(name, variant, lines, unrolled);
         int n = t.acceptBulk(keys, values);
         if (n == 0) {
             return t;
         }
-        int w = t.width;
-        int fan = t.keySlots; // children a bulk-loaded inner node gets: its key slots less one, plus one
-        int leaves = (n + w - 1) / w;
-        // the shape: nodes per level, bottom up
-        int[] counts = new int[MAX_HEIGHT + 2];
-        counts[0] = leaves;
-        int levels = 0;
-        while (counts[levels] > 1) {
-            counts[levels + 1] = (counts[levels] + fan - 1) / fan;
-            levels++;
-        }
-        t.leafHw = 0; // the empty tree's root leaf: the ids below are laid out from 0
-        t.leavesUsed = 0;
-        // ids of each node of the level below and its largest key
-        int[] ids = new int[leaves];
-        long[] maxs = new long[leaves];
-        for (int h = 0; h <= levels; h++) {
-            int count = counts[h];
-            boolean top = h == levels;
-            int parents = top ? 1 : counts[h + 1];
-            // ids: each parent's children as one contiguous run; full: S ids a parent
-            int base = top ? (h == 0 ? t.allocLeaves(1) : t.allocInner(1))
-                    : (h == 0 ? t.allocLeaves(groupIds(t, count, parents)) : t.allocInner(groupIds(t, count, parents)));
-            int[] levelIds = new int[count];
-            for (int j = 0, c = 0; j < parents; j++) {
-                int take = count / parents + (j < count % parents ? 1 : 0);
-                int g = t.full ? base + j * w : base + c;
-                for (int i = 0; i < take; i++) {
-                    levelIds[c + i] = g + i;
-                }
-                c += take;
-            }
-            if (h == 0) {
-                for (int j = 0, i = 0; j < count; j++) {
-                    int take = n / count + (j < n % count ? 1 : 0);
-                    int leaf = levelIds[j];
-                    long[] kc = t.leafKeys.chunk(leaf);
-                    int off = t.leafKeys.offset(leaf);
-                    System.arraycopy(keys, i, kc, off, take);
-                    Arrays.fill(kc, off + take, off + w, MAXKEY);
-                    if (values != null) {
-                        System.arraycopy(values, i, t.leafVals.chunk(leaf), off, take);
-                    }
-                    t.setLink(leaf, PREV, j == 0 ? NONE : levelIds[j - 1]);
-                    t.setLink(leaf, NEXT, j == count - 1 ? NONE : levelIds[j + 1]);
-                    i += take;
-                    maxs[j] = keys[i - 1];
-                }
-                t.head = levelIds[0];
-                t.tail = levelIds[count - 1];
-            } else {
-                int below = counts[h - 1];
-                long[] a = t.inner.chunk(0);
-                for (int j = 0, c = 0; j < count; j++) {
-                    int take = below / count + (j < below % count ? 1 : 0);
-                    int off = t.innerOff(levelIds[j]);
-                    Arrays.fill(a, off, off + w, MAXKEY);
-                    for (int i = 0; i < take - 1; i++) {
-                        a[off + i] = maxs[c + i];
-                    }
-                    if (t.segs == 1) {
-                        a[off + t.keySlots] = meta(ids[c], take);
-                    } else {
-                        int n0 = (take + 1) / 2;
-                        a[off + t.keySlots] = meta(ids[c], n0);
-                        a[off + t.keySlots + 1] = meta(take - n0 == 0 ? 0 : ids[c + n0], take - n0);
-                    }
-                    maxs[j] = maxs[c + take - 1];
-                    c += take;
-                }
-            }
-            System.arraycopy(levelIds, 0, ids, 0, count);
-        }
-        t.root = ids[0];
-        t.height = levels;
-        t.leafKeys.trimTo(t.leafHw);
-        t.leafVals.trimTo(t.leafHw);
-        t.leafLinks.trimTo(t.leafHw);
-        t.inner.trimTo(t.innerHw);
+        CsbBulkLoad.build(t, n, keys, values);
         return t;
-    }
-
-    /** Ids a level of {@code count} nodes under {@code parents} takes: {@code count}, full: {@code S} a parent. */
-    private static int groupIds(CsbTree t, int count, int parents) {
-        return t.full ? parents * t.width : count;
     }
 }

@@ -37,6 +37,20 @@ public final class CsbTrees {
         return CsbTree.bulkLoad(name(variant, lines), variant, lines, sortedKeys, values);
     }
 
+    /**
+     * {@link #empty}, or with {@code unrolled} a tree that descends with the paper's unrolled
+     * "uniform" comparison instead of the SIMD rank: for measurements and tests in this package
+     * only (the rank measured faster, so it is the one users get).
+     */
+    static LongIndex empty(CsbVariant variant, int lines, boolean unrolled) {
+        return new CsbTree(name(variant, lines), variant, lines, unrolled);
+    }
+
+    /** {@link #bulkLoad}, with the unrolled comparison if {@code unrolled} (see {@link #empty(CsbVariant, int, boolean)}). */
+    static LongIndex bulkLoad(CsbVariant variant, int lines, long[] sortedKeys, long[] values, boolean unrolled) {
+        return CsbTree.bulkLoad(name(variant, lines), variant, lines, sortedKeys, values, unrolled);
+    }
+
     private static String name(CsbVariant variant, int lines) {
         Objects.requireNonNull(variant, "variant");
         if (lines != 1 && lines != 2 && lines != 4) {

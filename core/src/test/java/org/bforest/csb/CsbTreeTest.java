@@ -22,8 +22,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * What the conformance kit cannot see of the CSB+-trees: the shapes of the bulk load, splits at
  * every level in both directions with the leaf chain rewritten as groups move, the full tree's
- * in-group shift, lazy deletion down to empty leaves and regrowth, and the node sizes the kit does
- * not run (it runs two lines) against TreeMap, for each variant.
+ * in-group shift, lazy deletion down to empty leaves and regrowth, the node sizes the kit does
+ * not run (it runs two lines) against TreeMap, for each variant, and the paper's unrolled search,
+ * which only this package's factories make.
  */
 class CsbTreeTest {
 
@@ -78,7 +79,7 @@ class CsbTreeTest {
         }
         assertEquals(expectHeight, t.height);
         long expectIds = v == CsbVariant.FULL ? (long) s * ((1000 + fan - 1) / fan) : 1000;
-        assertEquals(expectIds, t.leavesUsed, "leaf ids: exact groups, or S a group when full");
+        assertEquals(expectIds, t.leafPool.used(), "leaf ids: exact groups, or S a group when full");
         for (long k = 0; k < s * 1000L * 3; k += 3) {
             assertEquals(k == 0 ? 0 : 0, t.get(k, -1));
         }
@@ -114,8 +115,34 @@ class CsbTreeTest {
     @ParameterizedTest
     @MethodSource("variantsAndLines")
     void randomOperationsMatchTreeMap(CsbVariant v, int lines) {
-        SplittableRandom r = new SplittableRandom(lines * 31L + v.ordinal());
         CsbTree t = CsbTree.bulkLoad("t", v, lines, keys(3000, 7), null);
+        assertTrue(!t.searchesUnrolled(), "the SIMD rank is the default");
+        randomOperations(t, new SplittableRandom(lines * 31L + v.ordinal()));
+    }
+
+    @ParameterizedTest
+    @MethodSource("variantsAndLines")
+    void theUnrolledSearchMatchesTreeMap(CsbVariant v, int lines) {
+        CsbTree t = (CsbTree) CsbTrees.bulkLoad(v, lines, keys(3000, 7), null, true);
+        assertTrue(t.searchesUnrolled());
+        randomOperations(t, new SplittableRandom(lines * 37L + v.ordinal()));
+        CsbTree e = (CsbTree) CsbTrees.empty(v, lines, true);
+        assertTrue(e.searchesUnrolled());
+        assertTrue(!((CsbTree) CsbTrees.empty(v, lines, false)).searchesUnrolled());
+        TreeMap<Long, Long> model = new TreeMap<>();
+        for (long k = 0; k < 5000; k++) { // descending, to split the first child at every level
+            e.put(-k * 3, k);
+            model.put(-k * 3, k);
+        }
+        assertTrue(e.height >= 2, "height " + e.height);
+        sameAs(model, e);
+        for (long k = -15_000; k <= 3; k++) {
+            assertEquals(model.getOrDefault(k, -1L), e.get(k, -1), "get " + k);
+        }
+    }
+
+    /** 60,000 random puts, removes and gets on {@code t} (bulk-loaded with {@code keys(3000, 7)}), against TreeMap. */
+    private static void randomOperations(CsbTree t, SplittableRandom r) {
         TreeMap<Long, Long> model = new TreeMap<>();
         for (long k : keys(3000, 7)) {
             model.put(k, 0L);
@@ -144,12 +171,12 @@ class CsbTreeTest {
     void theFullTreeShiftsInsideItsGroupWithoutAllocating() {
         CsbTree t = CsbTree.bulkLoad("t", CsbVariant.FULL, 1, keys(8 * 3, 10), null); // 3 leaves, one group of 8
         assertEquals(1, t.height);
-        int leafHw = t.leafHw;
-        int innerHw = t.innerHw;
+        int leafHw = t.leafPool.highWater();
+        int innerHw = t.innerPool.highWater();
         int group = CsbTree.first(t.innerMeta(t.root, 0));
         t.put(1, 1); // splits the first leaf: the other two shift right in the group
-        assertEquals(leafHw, t.leafHw, "no leaf allocated");
-        assertEquals(innerHw, t.innerHw, "no inner node allocated");
+        assertEquals(leafHw, t.leafPool.highWater(), "no leaf allocated");
+        assertEquals(innerHw, t.innerPool.highWater(), "no inner node allocated");
         assertEquals(group, CsbTree.first(t.innerMeta(t.root, 0)), "the group did not move");
         assertEquals(4, CsbTree.count(t.innerMeta(t.root, 0)));
         t.checkInvariants();
@@ -158,8 +185,8 @@ class CsbTreeTest {
         int old = CsbTree.first(p.innerMeta(p.root, 0));
         p.put(1, 1);
         assertTrue(old != CsbTree.first(p.innerMeta(p.root, 0)), "plain: the group was copied");
-        assertEquals(4, p.leavesUsed);
-        int[] free = p.freeGroups(true);
+        assertEquals(4, p.leafPool.used());
+        int[] free = p.leafPool.freeGroups();
         assertEquals(List.of(old, 3), List.of(free[0], free[1]));
         p.checkInvariants();
         // a freed group of the right size is reused
@@ -187,7 +214,7 @@ class CsbTreeTest {
         // the left half went to a new block, mid-block
         assertEquals(List.of(4, 4), List.of(CsbTree.count(rm), CsbTree.offset(rm)));
         t.checkInvariants();
-        int leafHw = t.leafHw;
+        int leafHw = t.leafPool.highWater();
         // child 1 of the right group ([400..470]) splits: no room on the right; the one node
         // left of it moves left
         int r0 = CsbTree.first(rm);
@@ -209,7 +236,7 @@ class CsbTreeTest {
         long lm3 = t.innerMeta(left, 0);
         assertEquals(List.of(l0 - 1, 0, 7), List.of(CsbTree.first(lm3), CsbTree.offset(lm3), CsbTree.count(lm3)));
         assertEquals(160, t.leafKey(l0 - 1 + 5, 0), "child 4 moved one place right");
-        assertEquals(leafHw, t.leafHw, "no leaf allocated");
+        assertEquals(leafHw, t.leafPool.highWater(), "no leaf allocated");
         TreeMap<Long, Long> model = new TreeMap<>();
         for (long k = 0; k < 8 * 7 * 10; k += 10) {
             model.put(k, 0L);
@@ -231,23 +258,23 @@ class CsbTreeTest {
         int first = CsbTree.first(t.innerMeta(t.root, 0));
         assertEquals(7, CsbTree.count(t.innerMeta(t.root, 0)));
         t.put(1, 1); // a leaf splits: the group is copied into a new one of 8, the 7 freed
-        assertEquals(List.of(first, 7), List.of(t.freeGroups(true)[0], t.freeGroups(true)[1]));
-        int hw = t.leafHw;
+        assertEquals(List.of(first, 7), List.of(t.leafPool.freeGroups()[0], t.leafPool.freeGroups()[1]));
+        int hw = t.leafPool.highWater();
         t.put(81, 1); // a full leaf splits (child 2): the root is full, its 9 children go 5 and 4
         assertEquals(2, t.height);
         t.checkInvariants();
         // the right half (old children 4..7, ids first + 7 + 4 ..) stayed where it was; the left
         // half, with the split leaf, was cut from the freed 7 (ids first .. first + 4), and the 4
         // ids it left merged with the 7's tail into one free group; no new id
-        assertEquals(hw, t.leafHw, "no new leaf ids");
+        assertEquals(hw, t.leafPool.highWater(), "no new leaf ids");
         long rightHalf = t.innerMeta(t.innerKid(t.root, 1), 0);
         assertEquals(List.of(first + 7 + 4, 4), List.of(CsbTree.first(rightHalf), CsbTree.count(rightHalf)));
         assertEquals(first, CsbTree.first(t.innerMeta(t.innerKid(t.root, 0), 0)));
-        int[] free = t.freeGroups(true);
+        int[] free = t.leafPool.freeGroups();
         assertEquals(List.of(first + 5, 6), List.of(free[0], free[1]),
                 "one merged free group: " + java.util.Arrays.toString(free));
         assertEquals(2, free.length);
-        assertEquals(9, t.leavesUsed);
+        assertEquals(9, t.leafPool.used());
         for (long k = 2; k < 60; k++) { // and the tree goes on growing through cut groups
             t.put(k * 10 + 3, k);
             t.checkInvariants();
@@ -258,18 +285,18 @@ class CsbTreeTest {
     void freedGroupsMergeAndGiveBackTheHighWaterMark() {
         // two lines: leaves of 16 keys; 7 full leaves under the root, ids 0..6
         CsbTree t = CsbTree.bulkLoad("t", CsbVariant.PLAIN, 2, keys(16 * 7, 10), null);
-        assertEquals(7, t.leafHw);
+        assertEquals(7, t.leafPool.highWater());
         t.put(1, 1); // group of 8 at 7..14, 0..6 freed
-        assertEquals(15, t.leafHw);
+        assertEquals(15, t.leafPool.highWater());
         t.put(160 + 1, 1); // group of 9 at 15..23 (the free 7 is too small); 7..14 freed, merged with 0..6
-        assertEquals(24, t.leafHw);
-        int[] free = t.freeGroups(true);
+        assertEquals(24, t.leafPool.highWater());
+        int[] free = t.leafPool.freeGroups();
         assertEquals(List.of(0, 15), List.of(free[0], free[1]));
         t.checkInvariants();
         t.put(320 + 1, 1); // group of 10 cut from 0..14; 15..23 freed, merged with 10..14, ends the ids
-        assertEquals(10, t.leafHw, "the high-water mark came down");
-        assertEquals(0, t.freeGroups(true).length);
-        assertEquals(10, t.leavesUsed);
+        assertEquals(10, t.leafPool.highWater(), "the high-water mark came down");
+        assertEquals(0, t.leafPool.freeGroups().length);
+        assertEquals(10, t.leafPool.used());
         t.checkInvariants();
     }
 
@@ -293,7 +320,7 @@ class CsbTreeTest {
         long[] k = keys(5000, 2);
         CsbTree t = CsbTree.bulkLoad("t", v, 2, k, k);
         int height = t.height;
-        long leaves = t.leavesUsed;
+        long leaves = t.leafPool.used();
         for (int i = 0; i < k.length; i += 2) {
             assertEquals(k[i], t.remove(k[i]));
         }
@@ -303,7 +330,7 @@ class CsbTreeTest {
         }
         assertEquals(0, t.size());
         assertEquals(height, t.height, "lazy: nothing merges");
-        assertEquals(leaves, t.leavesUsed, "lazy: empty leaves stay");
+        assertEquals(leaves, t.leafPool.used(), "lazy: empty leaves stay");
         t.checkInvariants();
         assertEquals(-1, t.ceilingKey(0, -1));
         assertEquals(-1, t.floorKey(Long.MAX_VALUE, -1));
