@@ -85,24 +85,12 @@ public final class ClScope implements AutoCloseable {
      * through host memory of its own, freed on return, not the staging buffer.
      */
     public void upload(ClBuffer buffer, long[] src) {
-        upload(buffer, src, ValueLayout.JAVA_LONG, src.length);
+        transfer(buffer, src, ValueLayout.JAVA_LONG, src.length, true);
     }
 
     /** {@link #upload(ClBuffer, long[])} of ints. */
     public void upload(ClBuffer buffer, int[] src) {
-        upload(buffer, src, ValueLayout.JAVA_INT, src.length);
-    }
-
-    private void upload(ClBuffer buffer, Object src, ValueLayout layout, int n) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment h = a.allocate(layout, n);
-            MemorySegment.copy(src, 0, h, layout, 0, n);
-            synchronized (ctx) {
-                open();
-                ctx.write(buffer.mem, 0, h);
-                landed();
-            }
-        }
+        transfer(buffer, src, ValueLayout.JAVA_INT, src.length, true);
     }
 
     /**
@@ -111,23 +99,33 @@ public final class ClScope implements AutoCloseable {
      * not the bounce buffer, which a tree's memory figure counts.
      */
     public void download(ClBuffer buffer, long[] out) {
-        download(buffer, out, ValueLayout.JAVA_LONG, out.length);
+        transfer(buffer, out, ValueLayout.JAVA_LONG, out.length, false);
     }
 
     /** {@link #download(ClBuffer, long[])} of ints. */
     public void download(ClBuffer buffer, int[] out) {
-        download(buffer, out, ValueLayout.JAVA_INT, out.length);
+        transfer(buffer, out, ValueLayout.JAVA_INT, out.length, false);
     }
 
-    private void download(ClBuffer buffer, Object out, ValueLayout layout, int n) {
+    /** A blocking transfer of a whole array of {@code layout}'s elements to ({@code up}) or from the start of {@code buffer}. */
+    private void transfer(ClBuffer buffer, Object array, ValueLayout layout, int n, boolean up) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment h = a.allocate(layout, n);
+            if (up) {
+                MemorySegment.copy(array, 0, h, layout, 0, n);
+            }
             synchronized (ctx) {
                 open();
-                ctx.read(buffer.mem, 0, h);
+                if (up) {
+                    ctx.write(buffer.mem, 0, h);
+                } else {
+                    ctx.read(buffer.mem, 0, h);
+                }
                 landed();
             }
-            MemorySegment.copy(h, layout, 0, out, 0, n);
+            if (!up) {
+                MemorySegment.copy(h, layout, 0, array, 0, n);
+            }
         }
     }
 
