@@ -12,8 +12,8 @@ import org.bforest.opencl.OpenClException;
 
 /**
  * What one structure holds in a device's {@linkplain ClContext#shared shared context}: its
- * buffers and kernels, released together by {@link #close()}, after which every call throws
- * {@link IllegalStateException}. The context, its queue and its built programs outlive it, so a
+ * buffers ({@link ClBuffer}) and kernels ({@link PageKernels}), released together by
+ * {@link #close()}, after which every call throws {@link IllegalStateException}. The context, its queue and its built programs outlive it, so a
  * new structure costs a few buffers and kernel objects, not a context and a compile.
  *
  * <p>Every call synchronises on the context ({@link #lock()}); a structure that makes several

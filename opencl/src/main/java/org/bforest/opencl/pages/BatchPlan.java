@@ -11,8 +11,9 @@ import java.util.Arrays;
  * where each key is, the keys a leaf page takes (or loses) as one job of a {@link Level}, a sorted
  * run each. With the pages' counts on the host, the plan knows every split ({@link
  * Level#assignPieces}) and every launch's scratch ({@link LevelMerge#reserve}) in advance, so that a
- * device out of memory leaves the index as it was. Apart from {@link PagedTree} because none of it
- * touches the device: plain arrays in, a plan out.
+ * device out of memory leaves the index as it was; once the device has run the jobs, the host's
+ * counts and chain follow the plan ({@link #linkPieces}, {@link #dropRuns}). Apart from
+ * {@link PagedTree} because none of it touches the device: plain arrays in, a plan out.
  */
 final class BatchPlan {
     private BatchPlan() {

@@ -196,7 +196,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
      * {@code keys[from, from + n)} on the host: when it has run, OUT
      * holds n values ({@code absent} where a key is not there), n slots ({@code < 0}: not there,
      * -(insertion point) - 1) and n leaf pages. Called under the device lock, by
-     * {@link #search}.
+     * {@link #sendQueries}.
      */
     protected abstract void enqueueLookup(long[] keys, int from, int n, long absent);
 
@@ -235,7 +235,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
      * them) to the device and enqueues their look-up; called under the device lock. Every
      * per-batch buffer is sized for {@code n} queries first, so that none moves once written.
      */
-    private void search(long[] keys, int from, int n, long[] vals, long absent) {
+    private void sendQueries(long[] keys, int from, int n, long[] vals, long absent) {
         store.scratch(Scratch.QUERIES, 16L * n);
         store.scratch(Scratch.OUT, 24L * n);
         reserveDescent(n);
@@ -303,7 +303,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     /** Looks up keys[from, from + n) into values[from, ...) and, if asked, their slots. */
     private void lookUp(long[] keys, int from, int n, long[] values, long absent, int[] slots) {
         synchronized (cl.lock()) {
-            search(keys, from, n, null, absent);
+            sendQueries(keys, from, n, null, absent);
             if (slots == null) {
                 store.readLongs(store.scratch(Scratch.OUT, 24L * n), 0, values, from, n);
             } else {
@@ -392,7 +392,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
      */
     private int upsertSorted(long[] keys, long[] vals, int from, int n, long[] previous) {
         synchronized (cl.lock()) {
-            search(keys, from, n, vals, 0);
+            sendQueries(keys, from, n, vals, 0);
             long[] found = found(n, previous);
             int fresh = BatchPlan.missing(found, n);
             if (fresh == 0) {
@@ -448,7 +448,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
      */
     private int deleteSorted(long[] keys, int from, int n, long[] previous) {
         synchronized (cl.lock()) {
-            search(keys, from, n, null, 0);
+            sendQueries(keys, from, n, null, 0);
             long[] at = found(n, previous);
             int found = n - BatchPlan.missing(at, n);
             if (found == 0) {
@@ -612,7 +612,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     private void searchRanks(long[] bounds, int n, long[] ranks) {
         synchronized (cl.lock()) {
             // Long.MAX_VALUE is searched like any key (the padding answers it); its rank is every key.
-            search(bounds, 0, n, null, 0);
+            sendQueries(bounds, 0, n, null, 0);
             long[] at = found(n, null);
             chainRanks.ranks(bounds, n, at, size - (hasMax ? 1 : 0), ranks, stamp, leafPages, leafCount, leafNextPage);
         }
@@ -664,7 +664,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         int page;
         int slot;
         synchronized (cl.lock()) {
-            search(new long[] {key}, 0, 1, null, 0);
+            sendQueries(new long[] {key}, 0, 1, null, 0);
             long[] at = found(1, null);
             slot = (int) at[0];
             page = (int) at[1];
