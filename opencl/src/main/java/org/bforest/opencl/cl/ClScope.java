@@ -12,8 +12,8 @@ import org.bforest.opencl.OpenClException;
 
 /**
  * What one structure holds in a device's {@linkplain ClContext#shared shared context}: its
- * buffers and kernels, released together by {@link #close()}, after which every call throws
- * {@link IllegalStateException}. The context, its queue and its built programs outlive it, so a
+ * buffers ({@link ClBuffer}) and kernels ({@link PageKernels}), released together by
+ * {@link #close()}, after which every call throws {@link IllegalStateException}. The context, its queue and its built programs outlive it, so a
  * new structure costs a few buffers and kernel objects, not a context and a compile.
  *
  * <p>Every call synchronises on the context ({@link #lock()}); a structure that makes several
@@ -22,7 +22,7 @@ import org.bforest.opencl.OpenClException;
  */
 public final class ClScope implements AutoCloseable {
     private final ClContext ctx;
-    private final Set<MemorySegment> buffers = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<ClBuffer> buffers = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<MemorySegment> kernels = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
     /**
@@ -62,69 +62,98 @@ public final class ClScope implements AutoCloseable {
         }
     }
 
-    public MemorySegment buffer(long bytes) {
+    public ClBuffer buffer(long bytes) {
         synchronized (ctx) {
             open();
-            MemorySegment m = ctx.buffer(bytes);
-            buffers.add(m);
-            return m;
+            ClBuffer b = new ClBuffer(ctx.buffer(bytes));
+            buffers.add(b);
+            return b;
         }
     }
 
-    public void release(MemorySegment mem) {
+    public void release(ClBuffer buffer) {
         synchronized (ctx) {
             open();
-            if (buffers.remove(mem)) {
-                ctx.release(mem);
+            if (buffers.remove(buffer)) {
+                ctx.release(buffer.mem);
             }
         }
     }
 
-    public void write(MemorySegment mem, long offset, MemorySegment src) {
-        synchronized (ctx) {
-            open();
-            ctx.write(mem, offset, src);
-            landed();
-        }
+    /**
+     * Writes all of {@code src} to the start of {@code buffer} and waits (a bulk load's pages):
+     * through host memory of its own, freed on return, not the staging buffer.
+     */
+    public void upload(ClBuffer buffer, long[] src) {
+        transfer(buffer, src, ValueLayout.JAVA_LONG, src.length, true);
     }
 
-    public void read(MemorySegment mem, long offset, MemorySegment dst) {
-        synchronized (ctx) {
-            open();
-            ctx.read(mem, offset, dst);
-            landed();
+    /** {@link #upload(ClBuffer, long[])} of ints. */
+    public void upload(ClBuffer buffer, int[] src) {
+        transfer(buffer, src, ValueLayout.JAVA_INT, src.length, true);
+    }
+
+    /**
+     * Reads the first {@code out.length} longs of {@code buffer} into {@code out} (blocking; the
+     * invariant checker's read of every page): through host memory of its own, freed on return,
+     * not the bounce buffer, which a tree's memory figure counts.
+     */
+    public void download(ClBuffer buffer, long[] out) {
+        transfer(buffer, out, ValueLayout.JAVA_LONG, out.length, false);
+    }
+
+    /** {@link #download(ClBuffer, long[])} of ints. */
+    public void download(ClBuffer buffer, int[] out) {
+        transfer(buffer, out, ValueLayout.JAVA_INT, out.length, false);
+    }
+
+    /** A blocking transfer of a whole array of {@code layout}'s elements to ({@code up}) or from the start of {@code buffer}. */
+    private void transfer(ClBuffer buffer, Object array, ValueLayout layout, int n, boolean up) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment h = a.allocate(layout, n);
+            if (up) {
+                MemorySegment.copy(array, 0, h, layout, 0, n);
+            }
+            synchronized (ctx) {
+                open();
+                if (up) {
+                    ctx.write(buffer.mem, 0, h);
+                } else {
+                    ctx.read(buffer.mem, 0, h);
+                }
+                landed();
+            }
+            if (!up) {
+                MemorySegment.copy(h, layout, 0, array, 0, n);
+            }
         }
     }
 
     /**
      * Writes {@code n} longs of {@code src} from index {@code from} to byte {@code offset} of
-     * {@code mem} without waiting (the queue is in order, so what runs after it sees it; the host
-     * goes on preparing the next launch meanwhile): the data goes through the staging buffer.
+     * {@code buffer} without waiting (the queue is in order, so what runs after it sees it; the
+     * host goes on preparing the next launch meanwhile): the data goes through the staging buffer.
      */
-    public void writeLongs(MemorySegment mem, long offset, long[] src, int from, int n) {
-        synchronized (ctx) {
-            open();
-            long bytes = 8L * n;
-            if (n == 0) {
-                return;
-            }
-            MemorySegment h = staging(bytes);
-            MemorySegment.copy(src, from, h, ValueLayout.JAVA_LONG, 0, n);
-            ctx.writeAsync(mem, offset, h);
-        }
+    public void writeLongs(ClBuffer buffer, long offset, long[] src, int from, int n) {
+        write(buffer, offset, src, ValueLayout.JAVA_LONG, from, n);
     }
 
     /** {@link #writeLongs} of ints. */
-    public void writeInts(MemorySegment mem, long offset, int[] src, int from, int n) {
+    public void writeInts(ClBuffer buffer, long offset, int[] src, int from, int n) {
+        write(buffer, offset, src, ValueLayout.JAVA_INT, from, n);
+    }
+
+    /** {@link #writeLongs} of the array {@code src} of {@code layout}'s elements. */
+    private void write(ClBuffer buffer, long offset, Object src, ValueLayout layout, int from, int n) {
         synchronized (ctx) {
             open();
-            long bytes = 4L * n;
+            long bytes = layout.byteSize() * n;
             if (n == 0) {
                 return;
             }
             MemorySegment h = staging(bytes);
-            MemorySegment.copy(src, from, h, ValueLayout.JAVA_INT, 0, n);
-            ctx.writeAsync(mem, offset, h);
+            MemorySegment.copy(src, from, h, layout, 0, n);
+            ctx.writeAsync(buffer.mem, offset, h);
         }
     }
 
@@ -145,33 +174,27 @@ public final class ClScope implements AutoCloseable {
         return m;
     }
 
-    /** Reads {@code n} longs at byte {@code offset} of {@code mem} into {@code out} from index {@code to} (blocking). */
-    public void readLongs(MemorySegment mem, long offset, long[] out, int to, int n) {
-        synchronized (ctx) {
-            open();
-            int step = BOUNCE_BYTES / 8;
-            for (int i = 0; i < n; i += step) {
-                int c = Math.min(step, n - i);
-                MemorySegment h = bounce(8L * c);
-                ctx.read(mem, offset + 8L * i, h);
-                MemorySegment.copy(h, ValueLayout.JAVA_LONG, 0, out, to + i, c);
-            }
-            if (n > 0) {
-                landed();
-            }
-        }
+    /** Reads {@code n} longs at byte {@code offset} of {@code buffer} into {@code out} from index {@code to} (blocking). */
+    public void readLongs(ClBuffer buffer, long offset, long[] out, int to, int n) {
+        read(buffer, offset, out, ValueLayout.JAVA_LONG, to, n);
     }
 
-    /** Reads {@code n} ints at byte {@code offset} of {@code mem} into {@code out} from index {@code to} (blocking). */
-    public void readInts(MemorySegment mem, long offset, int[] out, int to, int n) {
+    /** Reads {@code n} ints at byte {@code offset} of {@code buffer} into {@code out} from index {@code to} (blocking). */
+    public void readInts(ClBuffer buffer, long offset, int[] out, int to, int n) {
+        read(buffer, offset, out, ValueLayout.JAVA_INT, to, n);
+    }
+
+    /** {@link #readLongs} into the array {@code out} of {@code layout}'s elements, through the bounce buffer. */
+    private void read(ClBuffer buffer, long offset, Object out, ValueLayout layout, int to, int n) {
         synchronized (ctx) {
             open();
-            int step = BOUNCE_BYTES / 4;
+            long size = layout.byteSize();
+            int step = (int) (BOUNCE_BYTES / size);
             for (int i = 0; i < n; i += step) {
                 int c = Math.min(step, n - i);
-                MemorySegment h = bounce(4L * c);
-                ctx.read(mem, offset + 4L * i, h);
-                MemorySegment.copy(h, ValueLayout.JAVA_INT, 0, out, to + i, c);
+                MemorySegment h = bounce(size * c);
+                ctx.read(buffer.mem, offset + size * i, h);
+                MemorySegment.copy(h, layout, 0, out, to + i, c);
             }
             if (n > 0) {
                 landed();
@@ -217,10 +240,10 @@ public final class ClScope implements AutoCloseable {
         }
     }
 
-    public void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long bytes) {
+    public void copy(ClBuffer src, long srcOffset, ClBuffer dst, long dstOffset, long bytes) {
         synchronized (ctx) {
             open();
-            ctx.copy(src, srcOffset, dst, dstOffset, bytes);
+            ctx.copy(src.mem, srcOffset, dst.mem, dstOffset, bytes);
             if (bytes > 0) {
                 landed();   // the copy waited for the queue (a copy of nothing enqueues nothing)
             }
@@ -228,14 +251,15 @@ public final class ClScope implements AutoCloseable {
     }
 
     /** The built program of a kernel source resource (see {@link ClContext#resource}), built once per device. */
-    public MemorySegment program(String resource) {
+    MemorySegment program(String resource) {
         synchronized (ctx) {
             open();
             return ctx.cachedProgram(ClContext.resource(resource), "");
         }
     }
 
-    public MemorySegment kernel(MemorySegment program, String name) {
+    /** A kernel object of this scope's own (kernel objects hold their arguments: see {@link PageKernels}). */
+    MemorySegment kernel(MemorySegment program, String name) {
         synchronized (ctx) {
             open();
             MemorySegment k = ctx.kernel(program, name);
@@ -244,42 +268,42 @@ public final class ClScope implements AutoCloseable {
         }
     }
 
-    public void arg(MemorySegment kernel, int index, MemorySegment mem) {
+    void arg(MemorySegment kernel, int index, ClBuffer buffer) {
         synchronized (ctx) {
             open();
-            ctx.arg(kernel, index, mem);
+            ctx.arg(kernel, index, buffer.mem);
         }
     }
 
-    public void arg(MemorySegment kernel, int index, int value) {
-        synchronized (ctx) {
-            open();
-            ctx.arg(kernel, index, value);
-        }
-    }
-
-    public void arg(MemorySegment kernel, int index, long value) {
+    void arg(MemorySegment kernel, int index, int value) {
         synchronized (ctx) {
             open();
             ctx.arg(kernel, index, value);
         }
     }
 
-    public void enqueue(MemorySegment kernel, long global) {
+    void arg(MemorySegment kernel, int index, long value) {
+        synchronized (ctx) {
+            open();
+            ctx.arg(kernel, index, value);
+        }
+    }
+
+    void enqueue(MemorySegment kernel, long global) {
         synchronized (ctx) {
             open();
             ctx.enqueue(kernel, global);
         }
     }
 
-    public void enqueueGroups(MemorySegment kernel, long global, int group, int flagsArg) {
+    void enqueueGroups(MemorySegment kernel, long global, int group, int flagsArg) {
         synchronized (ctx) {
             open();
             ctx.enqueueGroups(kernel, global, group, flagsArg);
         }
     }
 
-    public void run(MemorySegment kernel, long global, long local) {
+    void run(MemorySegment kernel, long global, long local) {
         synchronized (ctx) {
             open();
             ctx.run(kernel, global, local);
@@ -333,9 +357,9 @@ public final class ClScope implements AutoCloseable {
                     first = first == null ? e : first;
                 }
             }
-            for (MemorySegment b : buffers) {
+            for (ClBuffer b : buffers) {
                 try {
-                    ctx.release(b);
+                    ctx.release(b.mem);
                 } catch (OpenClException e) {
                     first = first == null ? e : first;
                 }

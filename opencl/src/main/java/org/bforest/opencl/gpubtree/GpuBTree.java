@@ -1,6 +1,5 @@
 package org.bforest.opencl.gpubtree;
 
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -8,10 +7,13 @@ import org.bforest.opencl.DeviceSearch;
 import org.bforest.opencl.OpenClException;
 import org.bforest.opencl.cl.ClDevice;
 import org.bforest.opencl.cl.ClScope;
+import org.bforest.opencl.cl.PageKernels;
 import org.bforest.opencl.pages.Checker;
 import org.bforest.opencl.pages.Image;
+import org.bforest.opencl.pages.Level;
 import org.bforest.opencl.pages.PageStore.Scratch;
 import org.bforest.opencl.pages.PagedTree;
+import org.bforest.opencl.pages.UpperPlan;
 
 /**
  * The GPU B+-tree (Kaczmarek's paper): every page on the device, inner pages of
@@ -31,8 +33,7 @@ final class GpuBTree extends PagedTree {
     static final int DEFAULT_PAGE_KEYS = 2048;
     static final int MAX_BATCH = PagedTree.MAX_BATCH;
 
-    private final MemorySegment kDescendLookup;
-    private final MemorySegment kDescendLookupGroup;
+    private final PageKernels.Descent descent;
     private int[] innerCount;
     private int innerPages;
     private int root;
@@ -40,8 +41,7 @@ final class GpuBTree extends PagedTree {
 
     private GpuBTree(ClScope cl, int pageKeys, double fill, DeviceSearch search, Image image) {
         super("GpuBTree", "GPU B+-tree", cl, pageKeys, fill, search);
-        kDescendLookup = cl.kernel(program, "descend_lookup");
-        kDescendLookupGroup = search.group() > 1 ? cl.kernel(program, "descend_lookup_group") : null;
+        descent = kernels.descent(search.group(), pageKeys);
         install(image);
     }
 
@@ -94,28 +94,9 @@ final class GpuBTree extends PagedTree {
      */
     @Override
     protected void enqueueLookup(long[] keys, int from, int n, long absent) {
-        int group = search.group();
-        MemorySegment k = group > 1 ? kDescendLookupGroup : kDescendLookup;
-        int a = 0;
-        cl.arg(k, a++, store.innerKeys);
-        cl.arg(k, a++, store.innerKids);
-        cl.arg(k, a++, store.leafKeys);
-        cl.arg(k, a++, store.leafValues);
-        cl.arg(k, a++, pageKeys);
-        cl.arg(k, a++, height);
-        cl.arg(k, a++, root);
-        cl.arg(k, a++, store.scratch(Scratch.PATH, 4L * (height + 1) * n));
-        cl.arg(k, a++, store.scratch(Scratch.QUERIES, 16L * n));
-        cl.arg(k, a++, store.scratch(Scratch.OUT, 24L * n));
-        cl.arg(k, a++, absent);
-        cl.arg(k, a++, n);
-        if (group == 1) {
-            cl.enqueue(k, n);
-            return;
-        }
-        cl.arg(k, a++, group);
-        cl.arg(k, a++, groupSpan());
-        cl.enqueueGroups(k, (long) n * group, group, a);
+        descent.enqueue(store.innerKeys, store.innerKids, store.leafKeys, store.leafValues, pageKeys, height, root,
+                store.scratch(Scratch.PATH, 4L * (height + 1) * n), store.scratch(Scratch.QUERIES, 16L * n),
+                store.scratch(Scratch.OUT, 24L * n), absent, n);
     }
 
     @Override
@@ -151,9 +132,9 @@ final class GpuBTree extends PagedTree {
         Level below = leaves;
         int depth = height - 1;   // the path row of the level being planned
         // The pages above the leaves that the batch went through: only splits need them.
-        int[] path = splits(leaves) && height > 0
+        int[] path = leaves.splits() && height > 0
                 ? store.readInts(store.scratch(Scratch.PATH, 4L * (height + 1) * n), 0, height * n) : null;
-        while (splits(below)) {
+        while (below.splits()) {
             Level up = new Level(true);
             if (depth >= 0) {
                 int last = NONE;
@@ -179,14 +160,7 @@ final class GpuBTree extends PagedTree {
                 }
                 plan.newHeight++;
             }
-            for (int uj = 0; uj < up.jobs; uj++) {
-                up.pieces[uj] = piecesFor(up.total(uj, false));
-                up.dest[uj] = up.destCount;
-                up.addDest(up.page[uj]);
-                for (int t = 1; t < up.pieces[uj]; t++) {
-                    up.addDest(innerPages + plan.newInners++);
-                }
-            }
+            plan.newInners += up.assignPieces(pageKeys, innerPages + plan.newInners);
             plan.levels.add(up);
             below = up;
             depth--;
@@ -212,14 +186,14 @@ final class GpuBTree extends PagedTree {
             lv.runKeys = keys;
             lv.runValues = kids;
             keys = merge(lv, false);
-            kids = promotedKids(lv);
+            kids = lv.promotedKids();
             child = lv;
         }
         for (Level lv : plan.levels) {
             for (int j = 0; j < lv.jobs; j++) {
                 for (int t = 0; t < lv.pieces[j]; t++) {
                     int d = lv.destPages[lv.dest[j] + t];
-                    innerCount[d] = lv.from(j, t + 1, false) - lv.from(j, t, false) - (t > 0 ? 1 : 0);
+                    innerCount[d] = lv.pieceCount(j, t);
                 }
             }
             if (lv.page[0] >= innerPages) {

@@ -1,15 +1,18 @@
 package org.bforest.opencl.hybrid;
 
-import java.lang.foreign.MemorySegment;
 import org.bforest.bstree.SharedInnerLevels;
 import org.bforest.opencl.DeviceSearch;
 import org.bforest.opencl.OpenClException;
 import org.bforest.opencl.cl.ClDevice;
+import org.bforest.opencl.cl.ClBuffer;
 import org.bforest.opencl.cl.ClScope;
+import org.bforest.opencl.cl.PageKernels;
 import org.bforest.opencl.pages.Checker;
 import org.bforest.opencl.pages.Image;
+import org.bforest.opencl.pages.Level;
 import org.bforest.opencl.pages.PageStore.Scratch;
 import org.bforest.opencl.pages.PagedTree;
+import org.bforest.opencl.pages.UpperPlan;
 
 /**
  * The hybrid tree that Kaczmarek's paper proposes as future work: the upper levels on the CPU,
@@ -21,12 +24,12 @@ import org.bforest.opencl.pages.PagedTree;
  * pages' separators into the inner levels on the CPU, as the BS-tree does for its own leaves.
  */
 final class HybridTree extends PagedTree {
-    private final MemorySegment kLookupAt;
+    private final PageKernels.LeafLookup lookupAt;
     private SharedInnerLevels inner;
 
     private HybridTree(ClScope cl, int pageKeys, double fill, DeviceSearch search, Image image) {
         super("HybridTree", "hybrid tree", cl, pageKeys, fill, search);
-        kLookupAt = cl.kernel(program, search.group() > 1 ? "lookup_at_group" : "lookup_at");
+        lookupAt = kernels.leafLookup(search.group(), pageKeys);
         install(image);
     }
 
@@ -77,25 +80,10 @@ final class HybridTree extends PagedTree {
         // The whole batch through the inner levels in lock-step (the BS-tree's getAll descent).
         int[] leaves = new int[n];
         inner.findLeaves(keys, from, n, leaves);
-        MemorySegment pages = store.scratch(Scratch.PATH, 4L * n);
+        ClBuffer pages = store.scratch(Scratch.PATH, 4L * n);
         store.writeInts(pages, leaves, n);
-        int a = 0;
-        cl.arg(kLookupAt, a++, store.leafKeys);
-        cl.arg(kLookupAt, a++, store.leafValues);
-        cl.arg(kLookupAt, a++, pageKeys);
-        cl.arg(kLookupAt, a++, pages);
-        cl.arg(kLookupAt, a++, store.scratch(Scratch.QUERIES, 16L * n));
-        cl.arg(kLookupAt, a++, store.scratch(Scratch.OUT, 24L * n));
-        cl.arg(kLookupAt, a++, absent);
-        cl.arg(kLookupAt, a++, n);
-        int group = search.group();
-        if (group == 1) {
-            cl.enqueue(kLookupAt, n);
-            return;
-        }
-        cl.arg(kLookupAt, a++, group);
-        cl.arg(kLookupAt, a++, groupSpan());
-        cl.enqueueGroups(kLookupAt, (long) n * group, group, a);
+        lookupAt.enqueue(store.leafKeys, store.leafValues, pageKeys, pages, store.scratch(Scratch.QUERIES, 16L * n),
+                store.scratch(Scratch.OUT, 24L * n), absent, n);
     }
 
     @Override

@@ -1,11 +1,8 @@
 package org.bforest.opencl.pages;
 
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import org.bforest.opencl.cl.ClBuffer;
+import org.bforest.util.SortedInput;
 
 /**
  * A host-side image of a GPU B+-tree's pages: built from sorted keys for a bulk load, or read back
@@ -31,6 +28,20 @@ public final class Image {
     public long size;
     public boolean hasMax;
     public long maxValue;
+
+    /**
+     * Checks a bulk load's arguments before anything reaches a device: a page size in [2, 2^20],
+     * a fill in (0, 1], sorted distinct keys and as many values (or none).
+     */
+    public static void check(long[] keys, long[] values, int pageKeys, double fill) {
+        if (pageKeys < 2 || pageKeys > 1 << 20) {
+            throw new IllegalArgumentException("pages hold 2 to 2^20 keys, got " + pageKeys);
+        }
+        if (!(fill > 0 && fill <= 1)) {
+            throw new IllegalArgumentException("the leaves' fill must be in (0, 1], got " + fill);
+        }
+        SortedInput.check(keys, values);
+    }
 
     /**
      * The pages of sorted, distinct {@code keys} ({@code values} null: all 0), leaves filled to
@@ -120,27 +131,21 @@ public final class Image {
         int p = store.pageKeys;
         b.leafPages = leaves;
         b.innerPages = inners;
-        try (Arena a = Arena.ofConfined()) {
-            b.leafKeys = readLongs(store, a, store.leafKeys, (long) leaves * p);
-            b.leafValues = readLongs(store, a, store.leafValues, (long) leaves * p);
-            b.innerKeys = readLongs(store, a, store.innerKeys, (long) inners * p);
-            long kids = (long) inners * (p + 1);
-            MemorySegment h = a.allocate(JAVA_INT, Math.max(1, kids));
-            if (kids > 0) {
-                store.cl.read(store.innerKids, 0, h.asSlice(0, 4 * kids));
-            }
-            b.innerKids = new int[(int) kids];
-            MemorySegment.copy(h, JAVA_INT, 0, b.innerKids, 0, (int) kids);
+        b.leafKeys = readLongs(store, store.leafKeys, (long) leaves * p);
+        b.leafValues = readLongs(store, store.leafValues, (long) leaves * p);
+        b.innerKeys = readLongs(store, store.innerKeys, (long) inners * p);
+        long kids = (long) inners * (p + 1);
+        b.innerKids = new int[(int) kids];
+        if (kids > 0) {
+            store.cl.download(store.innerKids, b.innerKids);
         }
         return b;
     }
 
-    private static long[] readLongs(PageStore store, Arena a, MemorySegment src, long n) {
+    private static long[] readLongs(PageStore store, ClBuffer src, long n) {
         long[] out = new long[Math.toIntExact(n)];
         if (n > 0) {
-            MemorySegment h = a.allocate(JAVA_LONG, n);
-            store.cl.read(src, 0, h);
-            MemorySegment.copy(h, JAVA_LONG, 0, out, 0, (int) n);
+            store.cl.download(src, out);
         }
         return out;
     }

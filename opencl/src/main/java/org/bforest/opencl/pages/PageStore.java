@@ -1,10 +1,6 @@
 package org.bforest.opencl.pages;
 
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
+import org.bforest.opencl.cl.ClBuffer;
 import org.bforest.opencl.cl.ClScope;
 
 /**
@@ -22,13 +18,13 @@ public final class PageStore {
 
     public final ClScope cl;
     public final int pageKeys;
-    public MemorySegment leafKeys;
-    public MemorySegment leafValues;
-    public MemorySegment innerKeys;
-    public MemorySegment innerKids;
+    public ClBuffer leafKeys;
+    public ClBuffer leafValues;
+    public ClBuffer innerKeys;
+    public ClBuffer innerKids;
     public int leafCapacity;
     public int innerCapacity;
-    private final MemorySegment[] scratch = new MemorySegment[Scratch.values().length];
+    private final ClBuffer[] scratch = new ClBuffer[Scratch.values().length];
     private final long[] scratchBytes = new long[Scratch.values().length];
     /** Tests only: the device bytes beyond which an allocation fails (see {@link #limitBytes}). */
     private long limit = Long.MAX_VALUE;
@@ -46,15 +42,13 @@ public final class PageStore {
         leafValues = cl.buffer(8L * pageKeys * leafCapacity);
         innerKeys = cl.buffer(8L * pageKeys * innerCapacity);
         innerKids = cl.buffer(4L * (pageKeys + 1) * innerCapacity);
-        try (Arena a = Arena.ofConfined()) {
-            if (lk.length > 0) {
-                cl.write(leafKeys, 0, a.allocateFrom(JAVA_LONG, lk));
-                cl.write(leafValues, 0, a.allocateFrom(JAVA_LONG, lv));
-            }
-            if (ik.length > 0) {
-                cl.write(innerKeys, 0, a.allocateFrom(JAVA_LONG, ik));
-                cl.write(innerKids, 0, a.allocateFrom(JAVA_INT, ic));
-            }
+        if (lk.length > 0) {
+            cl.upload(leafKeys, lk);
+            cl.upload(leafValues, lv);
+        }
+        if (ik.length > 0) {
+            cl.upload(innerKeys, ik);
+            cl.upload(innerKids, ic);
         }
     }
 
@@ -64,10 +58,10 @@ public final class PageStore {
      * {@link org.bforest.opencl.OpenClException} when the device is out of memory).
      */
     public void ensure(int leaves, int inners) {
-        MemorySegment nlk = null;
-        MemorySegment nlv = null;
-        MemorySegment nik = null;
-        MemorySegment nic = null;
+        ClBuffer nlk = null;
+        ClBuffer nlv = null;
+        ClBuffer nik = null;
+        ClBuffer nic = null;
         int newLeafCap = leafCapacity;
         int newInnerCap = innerCapacity;
         try {
@@ -82,7 +76,7 @@ public final class PageStore {
                 nic = allocate(4L * (pageKeys + 1) * newInnerCap);
             }
         } catch (RuntimeException e) {
-            for (MemorySegment m : new MemorySegment[] {nlk, nlv, nik, nic}) {
+            for (ClBuffer m : new ClBuffer[] {nlk, nlv, nik, nic}) {
                 if (m != null) {
                     cl.release(m);
                 }
@@ -119,7 +113,7 @@ public final class PageStore {
     }
 
     /** A device buffer, or the failure a device out of memory gives (the test limit of {@link #limitBytes}). */
-    private MemorySegment allocate(long bytes) {
+    private ClBuffer allocate(long bytes) {
         if (limit != Long.MAX_VALUE && bytes() + bytes > limit) {
             throw new org.bforest.opencl.OpenClException("clCreateBuffer failed: CL_MEM_OBJECT_ALLOCATION_FAILURE (-4)"
                     + " (the test limit of " + limit + " device bytes)", -4);
@@ -133,12 +127,12 @@ public final class PageStore {
     }
 
     /** A scratch buffer of at least {@code bytes} bytes for {@code role}; its content is undefined. */
-    public MemorySegment scratch(Scratch role, long bytes) {
+    public ClBuffer scratch(Scratch role, long bytes) {
         int r = role.ordinal();
         bytes = Math.max(bytes, 64);
         if (scratchBytes[r] < bytes) {
             long want = Math.max(bytes, scratchBytes[r] + (scratchBytes[r] >> 1));
-            MemorySegment fresh = allocate(want);
+            ClBuffer fresh = allocate(want);
             if (scratch[r] != null) {
                 cl.release(scratch[r]);
             }
@@ -158,18 +152,18 @@ public final class PageStore {
     }
 
     /** Writes host ints to a device buffer (a small write does not wait: see {@link ClScope#writeInts}). */
-    public void writeInts(MemorySegment dst, int[] src, int n) {
+    public void writeInts(ClBuffer dst, int[] src, int n) {
         cl.writeInts(dst, 0, src, 0, n);
     }
 
     /** Writes one int at int index {@code at} of a device buffer. */
-    public void writeInt(MemorySegment dst, long at, int value) {
+    public void writeInt(ClBuffer dst, long at, int value) {
         cl.writeInts(dst, 4L * at, new int[] {value}, 0, 1);
     }
 
     /** Releases the pages and the scratch (for a tree that starts over). */
     public void release() {
-        for (MemorySegment m : new MemorySegment[] {leafKeys, leafValues, innerKeys, innerKids}) {
+        for (ClBuffer m : new ClBuffer[] {leafKeys, leafValues, innerKeys, innerKids}) {
             if (m != null) {
                 cl.release(m);
             }
@@ -189,7 +183,7 @@ public final class PageStore {
      * Writes {@code n} longs of {@code a} and then {@code m} of {@code b} (may be null) to a device
      * buffer at long index {@code at}.
      */
-    public void writeLongs(MemorySegment dst, long at, long[] a, int aFrom, int n, long[] b, int bFrom, int m) {
+    public void writeLongs(ClBuffer dst, long at, long[] a, int aFrom, int n, long[] b, int bFrom, int m) {
         cl.writeLongs(dst, 8L * at, a, aFrom, n);
         if (b != null) {
             cl.writeLongs(dst, 8L * (at + n), b, bFrom, m);
@@ -197,7 +191,7 @@ public final class PageStore {
     }
 
     /** Reads {@code n} ints at int index {@code at} of a device buffer. */
-    public int[] readInts(MemorySegment src, long at, int n) {
+    public int[] readInts(ClBuffer src, long at, int n) {
         int[] out = new int[n];
         if (n > 0) {
             cl.readInts(src, 4L * at, out, 0, n);
@@ -206,7 +200,7 @@ public final class PageStore {
     }
 
     /** Reads {@code n} longs at long index {@code at} of a device buffer into {@code out} from {@code to}. */
-    public void readLongs(MemorySegment src, long at, long[] out, int to, int n) {
+    public void readLongs(ClBuffer src, long at, long[] out, int to, int n) {
         if (n == 0) {
             return;
         }

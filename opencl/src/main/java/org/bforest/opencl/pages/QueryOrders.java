@@ -39,6 +39,22 @@ final class QueryOrders {
         return perm;
     }
 
+    /** The batch in the order {@code perm} gives: {@code keys[from + perm[i]]} for i below n. */
+    static long[] permuted(long[] keys, int from, int[] perm, int n) {
+        long[] q = new long[n];
+        for (int i = 0; i < n; i++) {
+            q[i] = keys[from + perm[i]];
+        }
+        return q;
+    }
+
+    /** The answers of a {@link #permuted} batch back in the caller's order: {@code dst[to + perm[i]] = src[i]}. */
+    static void unpermute(long[] src, int[] perm, int n, long[] dst, int to) {
+        for (int i = 0; i < n; i++) {
+            dst[to + perm[i]] = src[i];
+        }
+    }
+
     /** Orders perm[lo, hi) by the keys' leading {@code bits} bits within their range; recursively if {@code full}. */
     private static void sort(long[] keys, int from, int[] perm, int lo, int hi, int[] tmp, int[] count, int bits,
                              boolean full) {

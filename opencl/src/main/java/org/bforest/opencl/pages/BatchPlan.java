@@ -1,0 +1,154 @@
+package org.bforest.opencl.pages;
+
+import static org.bforest.spi.LeafChainIndex.MAXKEY;
+import static org.bforest.spi.LeafChainIndex.NONE;
+
+import java.util.Arrays;
+
+/**
+ * The host's plan of an update batch, made before the device changes anything: the batch's keys
+ * sorted and deduplicated (the last value of a repeated key wins), and, once the look-up has said
+ * where each key is, the keys a leaf page takes (or loses) as one job of a {@link Level}, a sorted
+ * run each. With the pages' counts on the host, the plan knows every split ({@link
+ * Level#assignPieces}) and every launch's scratch ({@link LevelMerge#reserve}) in advance, so that a
+ * device out of memory leaves the index as it was; once the device has run the jobs, the host's
+ * counts and chain follow the plan ({@link #linkPieces}, {@link #dropRuns}). Apart from
+ * {@link PagedTree} because none of it touches the device: plain arrays in, a plan out.
+ */
+final class BatchPlan {
+    private BatchPlan() {
+    }
+
+    /** A sorted copy of {@code keys}. */
+    static long[] sorted(long[] keys) {
+        long[] sorted = keys.clone();
+        Arrays.sort(sorted);
+        return sorted;
+    }
+
+    /** Squeezes out repeats of a sorted array in place; returns how many distinct keys lead it. */
+    static int distinct(long[] sorted) {
+        int u = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            if (u == 0 || sorted[i] != sorted[u - 1]) {
+                sorted[u++] = sorted[i];
+            }
+        }
+        return u;
+    }
+
+    /** The value of each of the {@code u} distinct {@code sorted} keys: the last one {@code keys} gives it. */
+    static long[] lastValues(long[] keys, long[] values, long[] sorted, int u) {
+        long[] vals = new long[u];
+        for (int i = 0; i < keys.length; i++) {
+            vals[Arrays.binarySearch(sorted, 0, u, keys[i])] = values[i];   // the last one wins
+        }
+        return vals;
+    }
+
+    /** The keys of {@code sorted[0, u)} that go to the leaves: all but {@code Long.MAX_VALUE}, which the host keeps. */
+    static int inLeaves(long[] sorted, int u) {
+        return u > 0 && sorted[u - 1] == MAXKEY ? u - 1 : u;
+    }
+
+    /** How many of a look-up's first {@code n} slots say "not there" ({@code < 0}). */
+    static int missing(long[] slots, int n) {
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            m += slots[i] < 0 ? 1 : 0;
+        }
+        return m;
+    }
+
+    /**
+     * The leaves' jobs of an insert: the {@code fresh} keys of {@code keys[from, from + n)} that
+     * the look-up did not find ({@code found}: slots at [0, n), leaf pages at [n, 2n)), a run with
+     * their values a leaf page, in key order (so in page order: the batch is sorted).
+     */
+    static Level inserts(long[] found, int n, long[] keys, long[] vals, int from, int fresh, int[] leafCount) {
+        Level leaves = new Level(false);
+        leaves.runKeys = new long[fresh];
+        leaves.runValues = new long[fresh];
+        int r = 0;
+        int prevPage = NONE;
+        int j = -1;
+        for (int i = 0; i < n; i++) {
+            if (found[i] >= 0) {
+                continue;
+            }
+            int p = (int) found[n + i];
+            if (p != prevPage) {
+                j = leaves.add(p, leafCount[p], r, i);
+                prevPage = p;
+            }
+            leaves.runLen[j]++;
+            leaves.runKeys[r] = keys[from + i];
+            leaves.runValues[r] = vals[from + i];
+            r++;
+        }
+        return leaves;
+    }
+
+    /**
+     * The leaves' jobs of a delete: the {@code present} keys of {@code keys[from, from + n)} that
+     * the look-up found, a run a leaf page, each job's result staying in its page.
+     */
+    static Level deletes(long[] found, int n, long[] keys, int from, int present, int[] leafCount) {
+        Level lv = new Level(false);
+        lv.runKeys = new long[present];
+        int r = 0;
+        int prevPage = NONE;
+        int j = -1;
+        for (int i = 0; i < n; i++) {
+            if (found[i] < 0) {
+                continue;
+            }
+            int p = (int) found[n + i];
+            if (p != prevPage) {
+                j = lv.add(p, leafCount[p], r, i);
+                lv.dest[j] = lv.destCount;
+                lv.addDest(p);
+                prevPage = p;
+            }
+            lv.runLen[j]++;
+            lv.runKeys[r++] = keys[from + i];
+        }
+        return lv;
+    }
+
+    /**
+     * Once the device has run an insert's leaf jobs, the host's state follows: each piece's count,
+     * and the new pages chained after the page they split from. Returns the last page of the
+     * chain ({@code lastPage}, or a new page that now ends it).
+     */
+    static int linkPieces(Level leaves, int[] count, int[] next, int[] prev, int lastPage) {
+        for (int j = 0; j < leaves.jobs; j++) {
+            int p = leaves.page[j];
+            int after = next[p];
+            int left = p;
+            for (int t = 0; t < leaves.pieces[j]; t++) {
+                int d = leaves.destPages[leaves.dest[j] + t];
+                count[d] = leaves.pieceCount(j, t);
+                if (t > 0) {
+                    prev[d] = left;
+                    next[left] = d;
+                    left = d;
+                }
+            }
+            next[left] = after;
+            if (after != NONE) {
+                prev[after] = left;
+            } else {
+                lastPage = left;
+            }
+        }
+        return lastPage;
+    }
+
+    /** Once the device has run a delete's leaf jobs: each page's count less the keys it lost. */
+    static void dropRuns(Level leaves, int[] count) {
+        for (int j = 0; j < leaves.jobs; j++) {
+            count[leaves.page[j]] -= leaves.runLen[j];
+        }
+    }
+}

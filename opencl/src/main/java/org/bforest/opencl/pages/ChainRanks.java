@@ -1,0 +1,47 @@
+package org.bforest.opencl.pages;
+
+import static org.bforest.spi.LeafChainIndex.MAXKEY;
+import static org.bforest.spi.LeafChainIndex.NONE;
+
+/**
+ * Range counts' host side: a bound's rank (how many keys of the leaves are below it) is the keys
+ * of the leaf pages before its page in chain order, from the host's counts, plus its insertion
+ * point in the page, from the look-up. The running sums along the chain are kept here and
+ * recomputed (one pass over the chain) the first time they are needed after a write. Apart from
+ * {@link PagedTree} as a cache with its own invalidation; it reads the tree's arrays, never holds
+ * them.
+ */
+final class ChainRanks {
+    /** Keys in the leaf pages before each page in chain order, as of {@link #stamp}. */
+    private long[] before = new long[0];
+    private long stamp = -1;
+
+    /**
+     * {@code ranks[i]} for i below n, from the look-up of {@code bounds} ({@code at}: slots at
+     * [0, n), leaf pages at [n, 2n)); {@code all}: the keys of the leaves, {@code Long.MAX_VALUE}'s
+     * rank. The sums are first brought up to the tree's {@code stamp}.
+     */
+    void ranks(long[] bounds, int n, long[] at, long all, long[] ranks, long stamp, int leafPages, int[] leafCount,
+            int[] nextPage) {
+        long[] before = before(stamp, leafPages, leafCount, nextPage);
+        for (int i = 0; i < n; i++) {
+            long slot = at[i];
+            ranks[i] = bounds[i] == MAXKEY ? all : before[(int) at[n + i]] + (slot >= 0 ? slot : -slot - 1);
+        }
+    }
+
+    private long[] before(long s, int leafPages, int[] leafCount, int[] nextPage) {
+        if (stamp != s || before.length < leafPages) {
+            if (before.length < leafPages) {
+                before = new long[leafCount.length];
+            }
+            long sum = 0;
+            for (int p = 0; p != NONE; p = nextPage[p]) {   // page 0 is always first: a split keeps the left piece
+                before[p] = sum;
+                sum += leafCount[p];
+            }
+            stamp = s;
+        }
+        return before;
+    }
+}

@@ -1,0 +1,164 @@
+package org.bforest.opencl.pages;
+
+import org.bforest.opencl.cl.ClBuffer;
+import org.bforest.opencl.cl.PageKernels;
+import org.bforest.opencl.pages.PageStore.Scratch;
+
+/**
+ * Runs a {@link Level}'s jobs on the device: merges (or, for deletes, compacts) each page's
+ * entries with its run into scratch, scatters the result over the job's pages and gathers the
+ * first key of every new page. The jobs go in launch groups of at most {@link #launchEntries}
+ * result entries (so that the scratch, 16 bytes an entry and kept for the next batch, stays
+ * bounded); each group's tables (one int buffer: jobs, in and out starts, slot starts,
+ * destinations, gathers) are built here, and {@link #reserve} sizes every group's scratch before
+ * the device changes anything, from the same group boundaries and sizes, so the two cannot
+ * disagree. Apart from {@link PagedTree} because the GPU B+-tree runs its inner levels' jobs
+ * through it too, and because it is the batch's launch planning, not the tree's state.
+ *
+ * <p>Not thread-safe: the tree calls it under its device lock.
+ */
+final class LevelMerge {
+    /** Ints a job takes in the tables: page, count, run start, run length, pieces, first destination. */
+    private static final int JOB = 6;
+
+    private final PageStore store;
+    private final PageKernels kernels;
+    private final int pageKeys;
+    /** {@link PagedTree#MAX_LAUNCH_ENTRIES}, lower in tests so that batches span several launches. */
+    int launchEntries = PagedTree.MAX_LAUNCH_ENTRIES;
+
+    LevelMerge(PageStore store, PageKernels kernels) {
+        this.store = store;
+        this.kernels = kernels;
+        this.pageKeys = store.pageKeys;
+    }
+
+    /**
+     * Runs a level's jobs, a launch group at a time. Returns the first key of every piece after
+     * the first, in job order: the separators the level above inserts.
+     */
+    long[] run(Level lv, boolean delete) {
+        long[] promoted = new long[lv.promotedCount()];
+        int pAt = 0;
+        for (int j0 = 0, j1; j0 < lv.jobs; j0 = j1) {
+            j1 = groupEnd(lv, delete, j0);
+            pAt = runGroup(lv, delete, j0, j1, promoted, pAt);
+        }
+        return promoted;
+    }
+
+    /** The end of the launch group that starts at job j0: at most {@link #launchEntries} results, unless one job has more. */
+    private int groupEnd(Level lv, boolean delete, int j0) {
+        long items = 0;
+        long results = 0;
+        int j1 = j0;
+        while (j1 < lv.jobs && (j1 == j0 || results + lv.total(j1, delete) <= launchEntries
+                && items + (long) lv.pieces[j1] * pageKeys <= Integer.MAX_VALUE / 2)) {
+            results += lv.total(j1, delete);
+            items += (long) lv.pieces[j1] * pageKeys;
+            j1++;
+        }
+        return j1;
+    }
+
+    /**
+     * Grows, before anything on the device changes, every scratch buffer the launches of these
+     * levels will use to the largest size any of their groups needs (the sizes of
+     * {@link #runGroup}), so that a device out of memory fails here and leaves the index as it was.
+     */
+    void reserve(boolean delete, Iterable<Level> levels) {
+        long meta = 0;
+        long runs = 0;
+        long results = 0;
+        long gathers = 0;
+        for (Level lv : levels) {
+            for (int j0 = 0, j1; j0 < lv.jobs; j0 = j1) {
+                j1 = groupEnd(lv, delete, j0);
+                int g = j1 - j0;
+                long r = 0;
+                long gs = 0;
+                for (int j = j0; j < j1; j++) {
+                    r += lv.total(j, delete);
+                    gs += lv.pieces[j] - 1;
+                }
+                long destN = lv.dest[j1 - 1] + lv.pieces[j1 - 1] - lv.dest[j0];
+                long runN = lv.run[j1 - 1] + lv.runLen[j1 - 1] - lv.run[j0];
+                meta = Math.max(meta, (long) JOB * g + 3L * g + 2 + destN + gs);
+                runs = Math.max(runs, runN);
+                results = Math.max(results, r);
+                gathers = Math.max(gathers, gs);
+            }
+        }
+        store.scratch(Scratch.JOBS, 4L * meta);
+        store.scratch(Scratch.RUN_KEYS, 16L * runs);
+        store.scratch(Scratch.MERGED_KEYS, 8L * results);
+        store.scratch(Scratch.MERGED_VALUES, 8L * results);
+        store.scratch(Scratch.GATHERED, 8L * gathers);
+    }
+
+    /** One launch group, jobs [j0, j1): its tables, its launches, and its separators into {@code promoted} from {@code pAt}. */
+    private int runGroup(Level lv, boolean delete, int j0, int j1, long[] promoted, int pAt) {
+        int g = j1 - j0;
+        int destBase = lv.dest[j0];
+        int destN = lv.dest[j1 - 1] + lv.pieces[j1 - 1] - destBase;
+        int gathers = 0;
+        for (int j = j0; j < j1; j++) {
+            gathers += lv.pieces[j] - 1;
+        }
+        // The tables, in one int buffer: jobs, in starts, out starts, slot starts, destinations, gathers.
+        int jobAt = 0;
+        int inAt = JOB * g;
+        int outAt = inAt + g + 1;
+        int slotAt = outAt + g + 1;
+        int destAt = slotAt + g;
+        int gatherAt = destAt + destN;
+        int[] meta = new int[gatherAt + gathers];
+        int runBase = lv.run[j0];
+        int runN = lv.run[j1 - 1] + lv.runLen[j1 - 1] - runBase;
+        int gi = gatherAt;
+        for (int j = j0; j < j1; j++) {
+            int x = j - j0;
+            meta[jobAt + JOB * x] = lv.page[j];
+            meta[jobAt + JOB * x + 1] = lv.count[j];
+            meta[jobAt + JOB * x + 2] = lv.run[j] - runBase;
+            meta[jobAt + JOB * x + 3] = lv.runLen[j];
+            meta[jobAt + JOB * x + 4] = lv.pieces[j];
+            meta[jobAt + JOB * x + 5] = lv.dest[j] - destBase;
+            meta[inAt + x + 1] = meta[inAt + x] + (delete ? lv.count[j] : lv.total(j, false));
+            meta[outAt + x + 1] = meta[outAt + x] + lv.total(j, delete);
+            if (x + 1 < g) {
+                meta[slotAt + x + 1] = meta[slotAt + x] + lv.pieces[j] * pageKeys;
+            }
+            for (int t = 1; t < lv.pieces[j]; t++) {
+                meta[gi++] = meta[outAt + x] + lv.from(j, t, delete);
+            }
+        }
+        System.arraycopy(lv.destPages, destBase, meta, destAt, destN);
+        int items = meta[inAt + g];
+        int results = meta[outAt + g];
+        int slots = meta[slotAt + g - 1] + lv.pieces[j1 - 1] * pageKeys;
+        // Size every buffer before writing any: a scratch buffer that grows loses its content.
+        ClBuffer dMeta = store.scratch(Scratch.JOBS, 4L * meta.length);
+        ClBuffer dRuns = store.scratch(Scratch.RUN_KEYS, 16L * runN);
+        ClBuffer dMergedKeys = store.scratch(Scratch.MERGED_KEYS, 8L * results);
+        ClBuffer dMergedValues = store.scratch(Scratch.MERGED_VALUES, 8L * results);
+        ClBuffer dGathered = store.scratch(Scratch.GATHERED, 8L * gathers);
+        store.writeInts(dMeta, meta, meta.length);
+        store.writeLongs(dRuns, 0, lv.runKeys, runBase, runN, delete ? null : lv.runValues, runBase, runN);
+        ClBuffer keys = lv.inner ? store.innerKeys : store.leafKeys;
+        if (delete) {
+            kernels.compact(store.leafKeys, store.leafValues, pageKeys, dMeta, jobAt, inAt, outAt, g, dRuns,
+                    dMergedKeys, dMergedValues, items);
+        } else {
+            kernels.merge(keys, store.leafValues, store.innerKids, lv.inner, pageKeys, dMeta, jobAt, inAt, outAt, g,
+                    dRuns, runN, dMergedKeys, dMergedValues, items);
+        }
+        kernels.scatter(keys, store.leafValues, store.innerKids, lv.inner, pageKeys, dMeta, jobAt, slotAt, outAt, g,
+                destAt, dMergedKeys, dMergedValues, slots);
+        if (gathers > 0) {
+            kernels.gather(dMergedKeys, dMeta, gatherAt, dGathered, gathers);
+            store.readLongs(dGathered, 0, promoted, pAt, gathers);
+        }
+        return pAt + gathers;
+    }
+}
