@@ -4,6 +4,7 @@ import static org.bforest.csb.CsbTree.meta;
 import static org.bforest.spi.LeafChainIndex.MAXKEY;
 
 import java.util.Arrays;
+import org.bforest.spi.PackedLeaves;
 
 /**
  * A CSB+-tree's bulk load, as the paper's: level by level from the leaves up, full leaves, inner
@@ -42,7 +43,7 @@ final class CsbBulkLoad {
             int base = t.pool(h == 0).alloc(top ? 1 : groupIds(t, count, parents));
             int[] levelIds = new int[count];
             for (int j = 0, c = 0; j < parents; j++) {
-                int take = count / parents + (j < count % parents ? 1 : 0);
+                int take = PackedLeaves.share(count, parents, j);
                 int g = t.full ? base + j * w : base + c;
                 for (int i = 0; i < take; i++) {
                     levelIds[c + i] = g + i;
@@ -51,15 +52,11 @@ final class CsbBulkLoad {
             }
             if (h == 0) {
                 for (int j = 0, i = 0; j < count; j++) {
-                    int take = n / count + (j < n % count ? 1 : 0);
+                    int take = PackedLeaves.share(n, count, j);
                     int leaf = levelIds[j];
-                    long[] kc = t.leafKeys.chunk(leaf);
+                    PackedLeaves.load(t.leafKeys, t.leafVals, leaf, keys, values, i, take);
                     int off = t.leafKeys.offset(leaf);
-                    System.arraycopy(keys, i, kc, off, take);
-                    Arrays.fill(kc, off + take, off + w, MAXKEY);
-                    if (values != null) {
-                        System.arraycopy(values, i, t.leafVals.chunk(leaf), off, take);
-                    }
+                    Arrays.fill(t.leafKeys.chunk(leaf), off + take, off + w, MAXKEY); // the padding
                     i += take;
                     maxs[j] = keys[i - 1];
                 }
@@ -68,7 +65,7 @@ final class CsbBulkLoad {
                 int below = counts[h - 1];
                 long[] a = t.inner.chunk(0);
                 for (int j = 0, c = 0; j < count; j++) {
-                    int take = below / count + (j < below % count ? 1 : 0);
+                    int take = PackedLeaves.share(below, count, j);
                     int off = t.innerOff(levelIds[j]);
                     Arrays.fill(a, off, off + w, MAXKEY);
                     for (int i = 0; i < take - 1; i++) {
@@ -89,10 +86,7 @@ final class CsbBulkLoad {
         }
         t.root = ids[0];
         t.height = levels;
-        int leafIds = t.leafPool.highWater();
-        t.leafKeys.trimTo(leafIds);
-        t.leafVals.trimTo(leafIds);
-        t.leafLinks.trimTo(leafIds);
+        PackedLeaves.trim(t.leafKeys, t.leafVals, t.leafLinks, t.leafPool.highWater());
         t.inner.trimTo(t.innerPool.highWater());
     }
 

@@ -113,6 +113,8 @@ final class CsbSplitter {
         int off = t.leafKeys.offset(leaf);
         long[] mk = mergeKeys;
         long[] mv = mergeVals;
+        // the full leaf with the new entry at r, in order: the concurrent BS-tree's split makes the
+        // same copies over its own pinned arrays (six lines, not worth a shared call between them)
         System.arraycopy(kc, off, mk, 0, r);
         System.arraycopy(vc, off, mv, 0, r);
         mk[r] = key;

@@ -6,6 +6,7 @@ import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.kernel.Prefetch;
 import org.bforest.spi.LeafChainIndex;
+import org.bforest.spi.PackedLeaves;
 import org.bforest.storage.FlatLongNodeArray;
 import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;
@@ -493,6 +494,8 @@ final class CsbTree extends LeafChainIndex {
     }
 
     // ---- the position SPI -----------------------------------------------------------------------
+    // One-line overrides, alike in every packed tree: LeafChainIndex declares them per tree, the
+    // reads of a leaf are PackedLeaves', and the leaf searches stay in this final class (own profile).
 
     @Override
     protected int firstLeaf() {
@@ -516,7 +519,7 @@ final class CsbTree extends LeafChainIndex {
 
     @Override
     protected long leafBitmap(int leaf) {
-        return (1L << leafCount(leaf)) - 1; // at most 32 keys
+        return PackedLeaves.bitmap(leafCount(leaf)); // the rank of the padding: at most 32 keys
     }
 
     @Override
@@ -534,30 +537,18 @@ final class CsbTree extends LeafChainIndex {
 
     @Override
     protected long leafKey(int leaf, int slot) {
-        return leafKeys.chunk(leaf)[leafKeys.offset(leaf) + slot];
+        return PackedLeaves.key(leafKeys, leaf, slot);
     }
 
     @Override
     protected long leafValue(int leaf, int slot) {
-        return leafVals.chunk(leaf)[leafKeys.offset(leaf) + slot];
+        return PackedLeaves.value(leafKeys, leafVals, leaf, slot);
     }
 
     @Override
     protected int visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
-        long[] kc = leafKeys.chunk(leaf);
-        long[] vc = leafVals.chunk(leaf);
-        int off = leafKeys.offset(leaf);
-        int n = 0;
-        for (; bits != 0; bits &= bits - 1) {
-            int slot = Long.numberOfTrailingZeros(bits);
-            n++;
-            boolean go = visitor.visit(kc[off + slot], vc[off + slot]);
-            checkUnchanged(expectedModCount);
-            if (!go) {
-                return -n;
-            }
-        }
-        return n;
+        return PackedLeaves.visit(this, leafKeys.chunk(leaf), leafVals.chunk(leaf), leafKeys.offset(leaf), bits,
+                visitor, expectedModCount);
     }
 
     /** Whether the descents use the paper's unrolled comparison (for the tests). */
@@ -578,11 +569,10 @@ final class CsbTree extends LeafChainIndex {
 
     @Override
     public long memoryBytes() {
-        // the tree's fields, its node arrays, the two pools' list heads, the paths, the two
-        // pools' tags, and the split scratch
-        return 16 + 8L * 24 + leafKeys.bytes() + leafVals.bytes() + leafLinks.bytes() + inner.bytes()
-                + 2 * (16 + 4L * (width + 2)) + 2 * (16 + 4L * pathNode.length)
-                + 2 * 16 + 8L * (leafPool.tagWords() + innerPool.tagWords())
+        // the tree's fields, its node arrays, the two pools' list heads and tags, the paths, and
+        // the split scratch (counted as ten node images of S longs)
+        return PackedLeaves.objectBytes(24) + PackedLeaves.bytes(leafKeys, leafVals, leafLinks) + inner.bytes()
+                + leafPool.bytes() + innerPool.bytes() + PackedLeaves.bytes(pathNode) + PackedLeaves.bytes(pathPos)
                 + (4 + 2 * 2 + 2) * (16 + 8L * width);
     }
 

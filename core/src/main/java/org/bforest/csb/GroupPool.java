@@ -3,6 +3,7 @@ package org.bforest.csb;
 import java.util.Arrays;
 import java.util.BitSet;
 import org.bforest.spi.LeafChainIndex;
+import org.bforest.spi.PackedLeaves;
 import org.bforest.storage.FlatLongNodeArray;
 import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;
@@ -82,9 +83,7 @@ final class GroupPool {
 
             @Override
             public void ensureCapacity(long ids) {
-                keys.ensureCapacity(ids);
-                values.ensureCapacity(ids);
-                links.ensureCapacity(ids);
+                PackedLeaves.ensure(keys, values, links, ids);
             }
         });
     }
@@ -119,9 +118,14 @@ final class GroupPool {
         return used;
     }
 
-    /** Longs of the boundary tags (for the tree's memory count). */
+    /** Longs of the boundary tags. */
     int tagWords() {
         return tags.length;
+    }
+
+    /** Heap bytes of the free-list heads and the boundary tags (for the tree's memory count). */
+    long bytes() {
+        return PackedLeaves.bytes(heads) + PackedLeaves.bytes(tags);
     }
 
     /**
