@@ -55,20 +55,21 @@ final class OlcChecker {
             fail((leaf ? "leaf " : "inner node ") + id + " is reached twice");
         }
         seen.set(id);
-        int k = Pinned.chunkOf(id);
-        int i = Pinned.indexIn(id);
+        int k = OlcNodes.chunk(id);
+        int ho = OlcNodes.leafHdrOffset(id);
+        int bo = OlcNodes.blockOffset(id);
         long[] kc = (leaf ? t.leafKeys : t.innerKeys).chunk(k);
         String name = (leaf ? "leaf " : "inner node ") + id + " (level " + h + ")";
         long v;
         long meta;
         if (leaf) {
             long[] hc = t.leafHdr.chunk(k);
-            v = hc[OlcNodes.PAD + i * OlcNodes.LH + OlcNodes.VERSION];
-            meta = hc[OlcNodes.PAD + i * OlcNodes.LH + OlcNodes.META];
+            v = hc[ho + OlcNodes.VERSION];
+            meta = hc[ho + OlcNodes.META];
         } else {
             int[] bc = t.innerKids.chunk(k);
-            v = bc[OlcNodes.IPAD + i * OlcNodes.IB + OlcNodes.IV];
-            meta = bc[OlcNodes.IPAD + i * OlcNodes.IB + OlcNodes.IM];
+            v = bc[bo + OlcNodes.IV];
+            meta = bc[bo + OlcNodes.IM];
         }
         if (VersionLock.isLocked(v) || v % VersionLock.STEP != 0) {
             fail(name + " has version word " + v + " in a quiescent tree");
@@ -76,8 +77,8 @@ final class OlcChecker {
         if (leaf) {
             // The fences are exactly the range the separators above give the leaf, and it is published.
             long[] hc = t.leafHdr.chunk(k);
-            long low = hc[OlcNodes.PAD + i * OlcNodes.LH + OlcNodes.LOW];
-            long high = hc[OlcNodes.PAD + i * OlcNodes.LH + OlcNodes.HIGH];
+            long low = hc[ho + OlcNodes.LOW];
+            long high = hc[ho + OlcNodes.HIGH];
             long wantLow = hasLo ? lo : Long.MIN_VALUE;
             long wantHigh = hasHi ? hi : MAXKEY;
             if (low != wantLow || high != wantHigh) {
@@ -92,7 +93,7 @@ final class OlcChecker {
             fail(name + " has header word " + Long.toHexString(meta));
         }
         int bm = (int) meta;
-        int off = OlcNodes.PAD + i * N;
+        int off = OlcNodes.keyOffset(id);
         // Gaps hold the next used key, or MAXKEY; used keys ascend strictly and lie in range.
         long next = MAXKEY;
         for (int s = N - 1; s >= 0; s--) {
@@ -126,9 +127,8 @@ final class OlcChecker {
             return Integer.bitCount(bm);
         }
         int[] cc = t.innerKids.chunk(k);
-        int co = OlcNodes.IPAD + i * OlcNodes.IB + OlcNodes.KID0;
-        int[] block = t.innerKids.chunk(k);
-        int level = block[OlcNodes.IPAD + i * OlcNodes.IB + OlcNodes.LEVEL];
+        int co = bo + OlcNodes.KID0;
+        int level = cc[bo + OlcNodes.LEVEL];
         if (level != h) {
             fail(name + " records level " + level);
         }
