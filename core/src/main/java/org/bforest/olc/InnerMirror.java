@@ -3,7 +3,7 @@ package org.bforest.olc;
 import static org.bforest.kernel.GapSlots.N;
 
 /**
- * A flat copy of the concurrent BS-tree's inner levels, which {@link OlcBSTree#get} descends
+ * A flat copy of the concurrent BS-tree's inner levels, which {@link OlcReader#lookup} descends
  * instead of the nodes themselves: routing hints, never trusted. Look-ups answer only from a leaf
  * they validate, and a leaf's fences say whether it is the leaf for the key, so a hint that is
  * stale, torn or not yet written costs a retry, never a wrong answer.

@@ -15,11 +15,11 @@ import java.util.BitSet;
  * out-of-band one, add up to the size.
  */
 final class OlcChecker {
-    private final OlcBSTree t;
+    private final OlcNodes t;
     private final BitSet leaves = new BitSet();
     private final BitSet inners = new BitSet();
 
-    OlcChecker(OlcBSTree t) {
+    OlcChecker(OlcNodes t) {
         this.t = t;
     }
 
@@ -27,7 +27,7 @@ final class OlcChecker {
         int root = t.root();
         int height = t.rootHeight();
         long keys = node(root, height, false, 0, false, 0);
-        long v = VersionLock.read(t.maxRecord, OlcBSTree.VERSION);
+        long v = VersionLock.read(t.maxRecord, OlcNodes.VERSION);
         if (VersionLock.isLocked(v)) {
             fail("the Long.MAX_VALUE record is locked");
         }
@@ -36,8 +36,8 @@ final class OlcChecker {
             fail("the Long.MAX_VALUE record holds present=" + present + ", value=" + t.maxRecord[2]);
         }
         keys += present;
-        if (keys != t.size()) {
-            fail("the leaves hold " + keys + " keys (with Long.MAX_VALUE) but size() is " + t.size());
+        if (keys != t.count()) {
+            fail("the leaves hold " + keys + " keys (with Long.MAX_VALUE) but size() is " + t.count());
         }
         if (leaves.cardinality() > t.leafCount.get() || inners.cardinality() > t.innerCount.get()) {
             fail("more nodes reached than allocated");
@@ -55,20 +55,21 @@ final class OlcChecker {
             fail((leaf ? "leaf " : "inner node ") + id + " is reached twice");
         }
         seen.set(id);
-        int k = Pinned.chunkOf(id);
-        int i = Pinned.indexIn(id, k);
+        int k = OlcNodes.chunk(id);
+        int ho = OlcNodes.leafHdrOffset(id);
+        int bo = OlcNodes.blockOffset(id);
         long[] kc = (leaf ? t.leafKeys : t.innerKeys).chunk(k);
         String name = (leaf ? "leaf " : "inner node ") + id + " (level " + h + ")";
         long v;
         long meta;
         if (leaf) {
             long[] hc = t.leafHdr.chunk(k);
-            v = hc[OlcBSTree.PAD + i * OlcBSTree.LH + OlcBSTree.VERSION];
-            meta = hc[OlcBSTree.PAD + i * OlcBSTree.LH + OlcBSTree.META];
+            v = hc[ho + OlcNodes.VERSION];
+            meta = hc[ho + OlcNodes.META];
         } else {
             int[] bc = t.innerKids.chunk(k);
-            v = bc[OlcBSTree.IPAD + i * OlcBSTree.IB + OlcBSTree.IV];
-            meta = bc[OlcBSTree.IPAD + i * OlcBSTree.IB + OlcBSTree.IM];
+            v = bc[bo + OlcNodes.IV];
+            meta = bc[bo + OlcNodes.IM];
         }
         if (VersionLock.isLocked(v) || v % VersionLock.STEP != 0) {
             fail(name + " has version word " + v + " in a quiescent tree");
@@ -76,8 +77,8 @@ final class OlcChecker {
         if (leaf) {
             // The fences are exactly the range the separators above give the leaf, and it is published.
             long[] hc = t.leafHdr.chunk(k);
-            long low = hc[OlcBSTree.PAD + i * OlcBSTree.LH + OlcBSTree.LOW];
-            long high = hc[OlcBSTree.PAD + i * OlcBSTree.LH + OlcBSTree.HIGH];
+            long low = hc[ho + OlcNodes.LOW];
+            long high = hc[ho + OlcNodes.HIGH];
             long wantLow = hasLo ? lo : Long.MIN_VALUE;
             long wantHigh = hasHi ? hi : MAXKEY;
             if (low != wantLow || high != wantHigh) {
@@ -92,7 +93,7 @@ final class OlcChecker {
             fail(name + " has header word " + Long.toHexString(meta));
         }
         int bm = (int) meta;
-        int off = OlcBSTree.PAD + i * N;
+        int off = OlcNodes.keyOffset(id);
         // Gaps hold the next used key, or MAXKEY; used keys ascend strictly and lie in range.
         long next = MAXKEY;
         for (int s = N - 1; s >= 0; s--) {
@@ -126,9 +127,8 @@ final class OlcChecker {
             return Integer.bitCount(bm);
         }
         int[] cc = t.innerKids.chunk(k);
-        int co = OlcBSTree.IPAD + i * OlcBSTree.IB + OlcBSTree.KID0;
-        int[] block = t.innerKids.chunk(k);
-        int level = block[OlcBSTree.IPAD + i * OlcBSTree.IB + OlcBSTree.LEVEL];
+        int co = bo + OlcNodes.KID0;
+        int level = cc[bo + OlcNodes.LEVEL];
         if (level != h) {
             fail(name + " records level " + level);
         }
@@ -141,7 +141,7 @@ final class OlcChecker {
         for (int s = 0; s <= N; s++) {
             boolean used = s < N && (bm & 1 << s) != 0;
             if (s < N && !used) {
-                if (cc[co + 1 + s] != OlcBSTree.NONE) {
+                if (cc[co + 1 + s] != OlcNodes.NONE) {
                     fail(name + ": gap slot " + s + " has child " + cc[co + 1 + s]);
                 }
                 continue;
@@ -177,7 +177,7 @@ final class OlcChecker {
         }
         for (int s = 0; s <= N; s++) {
             int kid = cc[co + s];
-            int want = h == 1 || kid == OlcBSTree.NONE ? kid : Pinned.denseOf(kid);
+            int want = h == 1 || kid == OlcNodes.NONE ? kid : Pinned.denseOf(kid);
             if (m.kids[m.kid(n, s)] != want) {
                 fail(name + ": mirror slot " + n + " child " + s + " is " + m.kids[m.kid(n, s)] + ", not " + want);
             }

@@ -49,13 +49,13 @@ final class OlcCursor extends Probe implements LongCursor {
         int failures = 0;
         for (;;) {
             try {
-                if (tree.descend(target, this)) {
+                if (OlcReader.descend(tree, target, this)) {
                     int l = leaf;
-                    int k = Pinned.chunkOf(l);
-                    int i = Pinned.indexIn(l, k);
-                    System.arraycopy(tree.leafKeys.chunk(k), OlcBSTree.PAD + i * N, keys, 0, N);
-                    System.arraycopy(tree.leafVals.chunk(k), OlcBSTree.PAD + i * N, vals, 0, N);
-                    int b = (int) tree.leafHdr.chunk(k)[OlcBSTree.PAD + i * OlcBSTree.LH + OlcBSTree.META] & FULL;
+                    int k = OlcNodes.chunk(l);
+                    int off = OlcNodes.keyOffset(l);
+                    System.arraycopy(tree.leafKeys.chunk(k), off, keys, 0, N);
+                    System.arraycopy(tree.leafVals.chunk(k), off, vals, 0, N);
+                    int b = (int) tree.leafHdr.chunk(k)[OlcNodes.leafHdrOffset(l) + OlcNodes.META] & FULL;
                     if (tree.leafValid(l, version)) {
                         bm = b;
                         snapLeaf = l;
@@ -69,7 +69,7 @@ final class OlcCursor extends Probe implements LongCursor {
                 }
                 Thread.onSpinWait();
             } catch (IndexOutOfBoundsException | NullPointerException e) {
-                failures = OlcBSTree.failedRead(e, failures);
+                failures = OlcNodes.failedRead(e, failures);
             }
         }
     }
@@ -87,11 +87,11 @@ final class OlcCursor extends Probe implements LongCursor {
     }
 
     private boolean toMax() {
-        long r = tree.maxLookup();
-        if (r == OlcBSTree.ABSENT_MARK) {
+        long r = OlcReader.maxLookup(tree);
+        if (r == OlcNodes.ABSENT_MARK) {
             return invalidate();
         }
-        maxValue = OlcBSTree.previous(r);
+        maxValue = OlcNodes.previous(r);
         slot = AT_MAX;
         return true;
     }
@@ -123,7 +123,7 @@ final class OlcCursor extends Probe implements LongCursor {
             if (incl && toMax()) {
                 return true;
             }
-            target = MAXKEY - 1; // the leaves hold keys below MAXKEY; see OlcBSTree.nearBelow
+            target = MAXKEY - 1; // the leaves hold keys below MAXKEY; see OlcReader.nearBelow
             incl = true;
         }
         for (;;) {
@@ -231,8 +231,8 @@ final class OlcCursor extends Probe implements LongCursor {
     public long value() {
         checkValid();
         if (slot == AT_MAX) {
-            long r = tree.maxLookup();
-            return r == OlcBSTree.ABSENT_MARK ? maxValue : OlcBSTree.previous(r);
+            long r = OlcReader.maxLookup(tree);
+            return r == OlcNodes.ABSENT_MARK ? maxValue : OlcNodes.previous(r);
         }
         if (tree.leafVersion(snapLeaf) == snapVersion) {
             return vals[slot]; // the leaf has not changed since it was copied

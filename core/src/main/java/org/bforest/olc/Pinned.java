@@ -39,8 +39,8 @@ final class Pinned {
         return id >>> INDEX_BITS;
     }
 
-    /** Node {@code id}'s index within its chunk {@code k}. */
-    static int indexIn(int id, int k) {
+    /** Node {@code id}'s index within its chunk. */
+    static int indexIn(int id) {
         return id & INDEX_MASK;
     }
 

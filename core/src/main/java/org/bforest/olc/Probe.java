@@ -1,5 +1,8 @@
 package org.bforest.olc;
 
+import static org.bforest.kernel.GapSlots.MAXKEY;
+import static org.bforest.kernel.GapSlots.N;
+
 import java.util.Arrays;
 
 /**
@@ -29,6 +32,22 @@ class Probe {
     /** Pairs (node id, version) read so far, {@link #seenCount} of them. */
     long[] seen;
     int seenCount;
+
+    /**
+     * Narrows the leaf's range by the separators around child {@code c} of the inner node whose keys
+     * start at {@code kc[off]} (a descent calls it on every level: the deepest separators are the
+     * tightest bounds).
+     */
+    final void narrow(long[] kc, int off, int c) {
+        if (c > 0) {
+            low = kc[off + c - 1];
+            hasLow = true;
+        }
+        if (c < N && kc[off + c] != MAXKEY) {
+            high = kc[off + c];
+            hasHigh = true;
+        }
+    }
 
     final void resetSeen() {
         seenCount = 0;

@@ -17,7 +17,7 @@ class PinnedTest {
         for (int n = 0; n < Pinned.GEOMETRIC_NODES + 3 * (1 << Pinned.INDEX_BITS) + 5; n++) {
             int id = Pinned.idOf(n);
             int k = Pinned.chunkOf(id);
-            int i = Pinned.indexIn(id, k);
+            int i = Pinned.indexIn(id);
             if (expectedIndex == Pinned.chunkNodes(expectedChunk)) {
                 expectedChunk++;
                 expectedIndex = 0;
@@ -38,7 +38,7 @@ class PinnedTest {
         int last = Pinned.idOf(Pinned.MAX_NODES - 1);
         assertTrue(last > 0);
         assertEquals(Pinned.MAX_CHUNKS - 1, Pinned.chunkOf(last));
-        assertEquals(Pinned.INDEX_MASK, Pinned.indexIn(last, Pinned.chunkOf(last)));
+        assertEquals(Pinned.INDEX_MASK, Pinned.indexIn(last));
         assertEquals(Pinned.MAX_NODES - 1, Pinned.denseOf(last));
         AtomicInteger counter = new AtomicInteger(Pinned.MAX_NODES);
         assertThrows(IllegalStateException.class, () -> Pinned.allocate(counter));
