@@ -3,7 +3,7 @@ package org.bforest;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Objects;
-import org.bforest.spi.BatchArguments;
+import org.bforest.util.BatchArguments;
 
 /**
  * An ordered map from {@code long} keys to {@code long} values, in signed key order: the one

@@ -17,7 +17,7 @@ import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
 import org.bforest.kernel.GapSlots;
-import org.bforest.spi.BatchArguments;
+import org.bforest.util.BatchArguments;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.util.SortedInput;
 
