@@ -284,11 +284,4 @@ public interface LongIndex {
     default NavigableMap<Long, Long> asNavigableMap() {
         return new LongNavigableMap(this);
     }
-
-    /**
-     * Checks the structure's internal invariants and throws {@link IllegalStateException}
-     * naming the first one broken. Linear in the size; meant for tests and debugging. Every
-     * structure has a real checker: there is no default that passes.
-     */
-    void checkInvariants();
 }

@@ -800,7 +800,6 @@ class NavigableMapViewTest {
         @Override public long remove(long key) { descents++; return d.remove(key); }
         @Override public long defaultReturnValue() { return d.defaultReturnValue(); }
         @Override public void defaultReturnValue(long value) { d.defaultReturnValue(value); }
-        @Override public void checkInvariants() { d.checkInvariants(); }
         @Override public long size() { return d.size(); }
         @Override public void clear() { d.clear(); }
         @Override public long ceilingKey(long key, long absent) { return d.ceilingKey(key, absent); }

@@ -19,6 +19,7 @@ import org.bforest.LongIndex;
 import org.bforest.kernel.GapSlots;
 import org.bforest.util.BatchArguments;
 import org.bforest.kernel.NodeSearch;
+import org.bforest.spi.InvariantCheckable;
 import org.bforest.util.SortedInput;
 
 /**
@@ -68,7 +69,7 @@ import org.bforest.util.SortedInput;
  * {@code vc}, {@code hc}, {@code cc} the chunks of keys, values, headers and child ids, {@code off},
  * {@code ho}, {@code co} offsets in them, {@code v} a version, {@code h} a level (leaves are 0).
  */
-final class OlcBSTree implements LongIndex {
+final class OlcBSTree implements LongIndex, InvariantCheckable {
     /** Longs before node 0 in every long chunk, so nodes sit on cache lines (see {@link PinnedLongs#PAD}). */
     static final int PAD = PinnedLongs.PAD;
     /** Child ids per inner node. */

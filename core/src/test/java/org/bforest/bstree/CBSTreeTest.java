@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import org.bforest.BSTreeBuilder.Compression;
 import org.bforest.BSTreeIndex;
 import org.bforest.Indexes;
+import org.bforest.contract.IndexAssertions;
 import org.junit.jupiter.api.Test;
 
 /** The compressed leaves of {@link CBSTree}: widths, re-encoding, splits, memory, the decision. */
@@ -31,7 +32,7 @@ class CBSTreeTest {
     }
 
     private static void assertHolds(BSTreeIndex t, long[] keys, long[] values) {
-        t.checkInvariants();
+        IndexAssertions.checkInvariants(t);
         assertEquals(keys.length, t.size());
         for (int i = 0; i < keys.length; i++) {
             assertEquals(values[i], t.get(keys[i], 42), "value of " + keys[i]);
