@@ -19,7 +19,8 @@ import org.bforest.util.BatchArguments;
  * {@linkplain #defaultReturnValue() default return value} when there was none, as in fastutil;
  * {@link #get(long)} returns the default return value for an absent key. What differs has its own
  * name: {@link #upsert} and {@link #delete} say whether the key was new or there, and the look-ups
- * that take an {@code absent} argument return that instead of the default. When the value to
+ * that take an {@code absent} argument return that instead of the default
+ * ({@link #getOrDefault} is {@code get(key, absent)} by fastutil's name). When the value to
  * return for "absent" could itself be a real answer, ask {@link #containsKey} or use a
  * {@link LongCursor}, whose {@code seek…} methods say whether they found anything.
  *
@@ -57,6 +58,15 @@ public interface LongIndex {
     /** The value of {@code key}, or {@link #defaultReturnValue()} if the key is not in the index. */
     default long get(long key) {
         return get(key, defaultReturnValue());
+    }
+
+    /**
+     * The value of {@code key}, or {@code defaultValue} if the key is not in the index: the name
+     * fastutil's {@code Long2LongMap} and {@link java.util.Map#getOrDefault} give
+     * {@link #get(long, long)}, which it calls.
+     */
+    default long getOrDefault(long key, long defaultValue) {
+        return get(key, defaultValue);
     }
 
     /** Whether {@code key} is in the index. */

@@ -100,6 +100,25 @@ class ApiContractTest {
     }
 
     @ForEachImplementation
+    void getOrDefaultIsGetWithTheGivenAbsentValue(Impl impl) {
+        Loaded l = load(impl, 2_000, 71);
+        LongIndex index = l.index();
+        index.defaultReturnValue(-7);   // getOrDefault ignores the default return value
+        SplittableRandom r = new SplittableRandom(72);
+        for (long p : probes(l.model(), 2_000, r)) {
+            for (long absent : new long[] {MIN, MAX, 0, -1, -7, l.model().getOrDefault(p, 5L)}) {
+                assertEquals(l.model().getOrDefault(p, absent), index.getOrDefault(p, absent),
+                        "getOrDefault(" + p + ", " + absent + ")");
+                assertEquals(index.get(p, absent), index.getOrDefault(p, absent), "getOrDefault is get(key, absent)");
+            }
+        }
+        LongIndex empty = impl.empty().get();
+        assertEquals(42, empty.getOrDefault(MAX, 42), "an empty index");
+        empty.put(MAX, 9);
+        assertEquals(9, empty.getOrDefault(MAX, 42), "Long.MAX_VALUE, kept out of band by the trees");
+    }
+
+    @ForEachImplementation
     void rangesWithEveryBoundFlavourAgreeWithTreeMap(Impl impl) {
         Loaded l = load(impl, 3_000, 11);
         SplittableRandom r = new SplittableRandom(12);
