@@ -407,7 +407,7 @@ class CBSTreeTest {
         assertThrows(IllegalArgumentException.class, () -> Indexes.cbsTree(new long[] {3, 2}, null));
         assertThrows(IllegalArgumentException.class, () -> Indexes.cbsTree(new long[] {1, 2}, new long[1]));
         assertThrows(IllegalArgumentException.class, () -> Indexes.bsTreeBuilder().leafFill(0.2));
-        assertThrows(IllegalArgumentException.class, () -> Indexes.bsTreeBuilder().compression(null));
+        assertThrows(NullPointerException.class, () -> Indexes.bsTreeBuilder().compression(null));
         assertThrows(IllegalArgumentException.class, () -> Indexes.bsTree(new long[] {1, 1}, null));
     }
 }
