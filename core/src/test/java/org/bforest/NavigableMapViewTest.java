@@ -255,7 +255,7 @@ class NavigableMapViewTest {
         assertEquals(MAX, view.descendingMap().subMap(MAX, true, MAX, true).firstKey());
 
         // Values at the extremes, and the value the view probes with, round-trip exactly.
-        for (long v : new long[] {MIN, MAX, -1, 0, LongNavigableMap.PROBE}) {
+        for (long v : new long[] {MIN, MAX, -1, 0, ViewRange.PROBE}) {
             for (long k : new long[] {MIN, MAX, 0}) {
                 Long before = view.get(k);
                 assertEquals(before, view.put(k, v));
@@ -264,12 +264,12 @@ class NavigableMapViewTest {
                 assertEquals(Map.entry(k, v), view.descendingMap().ceilingEntry(k));
             }
         }
-        assertEquals(LongNavigableMap.PROBE, view.remove(MAX));
+        assertEquals(ViewRange.PROBE, view.remove(MAX));
         assertNull(view.remove(MAX));
         assertNull(view.get(MAX));
         assertFalse(view.containsKey(MAX));
-        assertNull(view.put(MAX, LongNavigableMap.PROBE));
-        assertEquals(LongNavigableMap.PROBE, view.pollLastEntry().getValue());
+        assertNull(view.put(MAX, ViewRange.PROBE));
+        assertEquals(ViewRange.PROBE, view.pollLastEntry().getValue());
         assertEquals(MIN, view.pollFirstEntry().getKey());
         assertEquals(MAX - 1, view.headMap(MAX, true).lastKey());
         assertEquals(MIN + 1, view.tailMap(MIN, false).firstKey());
