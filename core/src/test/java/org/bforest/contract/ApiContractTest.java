@@ -258,6 +258,47 @@ class ApiContractTest {
     }
 
     /**
+     * One exception for a {@code null} argument everywhere: {@link NullPointerException} whose
+     * message names the argument, and the index left as it was. The bulk load, the batches, the
+     * visits and the {@code java.util} view.
+     */
+    @ForEachImplementation
+    void nullArgumentsThrowNullPointerExceptionNamingThem(Impl impl) {
+        Loaded l = load(impl, 500, 81);
+        LongIndex index = l.index();
+        assertNullNamed("keys", () -> impl.bulk().apply(null, null));
+        assertNullNamed("keys", () -> impl.bulk().apply(null, new long[0]));
+        assertNullNamed("keys", () -> index.getAll(null, new long[1], 0));
+        assertNullNamed("values", () -> index.getAll(new long[1], null, 0));
+        assertNullNamed("keys", () -> index.putAll(null, new long[0]));
+        assertNullNamed("values", () -> index.putAll(new long[] {123_456_789}, null));
+        assertNullNamed("keys", () -> index.removeAll(null));
+        assertNullNamed("from", () -> index.rangeCountAll(null, new long[1], new long[1]));
+        assertNullNamed("to", () -> index.rangeCountAll(new long[1], null, new long[1]));
+        assertNullNamed("counts", () -> index.rangeCountAll(new long[1], new long[1], null));
+        assertNullNamed("visitor", () -> index.rangeVisit(MIN, true, MAX, true, null));
+        assertNullNamed("visitor", () -> index.rangeVisit(0, 10, null));
+        assertNullNamed("action", () -> index.forEach(null));
+        NavigableMap<Long, Long> view = index.asNavigableMap();
+        assertNullNamed("key", () -> view.get(null));
+        assertNullNamed("key", () -> view.containsKey(null));
+        assertNullNamed("key", () -> view.put(null, 1L));
+        assertNullNamed("value", () -> view.put(123_456_789L, null));
+        assertNullNamed("key", () -> view.remove(null));
+        assertNullNamed("key", () -> view.ceilingKey(null));
+        assertNullNamed("key", () -> view.subMap(null, 5L));
+        assertNullNamed("action", () -> view.forEach(null));
+        assertNullNamed("function", () -> view.replaceAll(null));
+        assertMatches(index, l.model(), "after the calls with null arguments");
+    }
+
+    private static void assertNullNamed(String argument, org.junit.jupiter.api.function.Executable call) {
+        NullPointerException e = assertThrows(NullPointerException.class, call, "null " + argument);
+        assertTrue(e.getMessage() != null && e.getMessage().contains(argument),
+                "the message of a null " + argument + " names it: " + e.getMessage());
+    }
+
+    /**
      * Reads of an index nobody modifies are safe from any number of threads (the interface says
      * so): four threads run get, getAll, containsKey, neighbours, cursors both ways and ranges on
      * one index at once and check every answer against the model.
