@@ -34,8 +34,9 @@ import org.bforest.util.BatchArguments;
  * already there does not make cursors stale.
  *
  * <h2>Bad arguments</h2>
- * A bad argument (a {@code null} array, arrays of different lengths, a visitor that changes the
- * index) gets an exception that names it, and the index is left as it was.
+ * A {@code null} argument gets a {@link NullPointerException} whose message names it; any other
+ * bad argument (arrays of different lengths, a visitor that changes the index) an exception that
+ * names it. Either way the index is left as it was.
  *
  * <pre>{@code
  * LongIndex index = Indexes.bsTree(sortedKeys, values);

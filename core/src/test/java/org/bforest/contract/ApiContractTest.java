@@ -105,7 +105,7 @@ class ApiContractTest {
         LongIndex index = l.index();
         index.defaultReturnValue(-7);   // getOrDefault ignores the default return value
         SplittableRandom r = new SplittableRandom(72);
-        for (long p : probes(l.model(), 2_000, r)) {
+        for (long p : probes(l.model(), TestSubjects.scaled(1_000, 50), r)) {
             for (long absent : new long[] {MIN, MAX, 0, -1, -7, l.model().getOrDefault(p, 5L)}) {
                 assertEquals(l.model().getOrDefault(p, absent), index.getOrDefault(p, absent),
                         "getOrDefault(" + p + ", " + absent + ")");
