@@ -1,9 +1,11 @@
 package org.bforest;
 
+import java.util.Objects;
 import org.bforest.bstree.BSTrees;
 
 /**
  * Builds a BS-tree, plain or compressed, empty or bulk-loaded; from {@link Indexes#bsTreeBuilder()}.
+ * Each setter checks its setting at once.
  *
  * <pre>{@code
  * BSTreeIndex t = Indexes.bsTreeBuilder()
@@ -34,12 +36,13 @@ public final class BSTreeBuilder {
     BSTreeBuilder() {
     }
 
-    /** AUTO (the default), NEVER or ALWAYS. */
-    public BSTreeBuilder compression(Compression c) {
-        if (c == null) {
-            throw new IllegalArgumentException("compression must be AUTO, NEVER or ALWAYS, not null");
-        }
-        this.compression = c;
+    /**
+     * AUTO (the default), NEVER or ALWAYS.
+     *
+     * @throws NullPointerException if {@code compression} is null
+     */
+    public BSTreeBuilder compression(Compression compression) {
+        this.compression = Objects.requireNonNull(compression, "compression");
         return this;
     }
 
@@ -47,12 +50,11 @@ public final class BSTreeBuilder {
      * The fraction of each leaf's slots a bulk load fills, 0.5 to 1 (default 0.75, the paper's):
      * fuller leaves take less memory and scan faster, emptier ones absorb more inserts before
      * they split. Inner levels are filled 1/8 more per level, up to full nodes.
+     *
+     * @throws IllegalArgumentException for a fill outside [0.5, 1]
      */
     public BSTreeBuilder leafFill(double fill) {
-        if (!(fill >= 0.5 && fill <= 1.0)) {
-            throw new IllegalArgumentException("leafFill must be in [0.5, 1], got " + fill);
-        }
-        this.leafFill = fill;
+        this.leafFill = BuilderChecks.leafFill(fill);
         return this;
     }
 
@@ -66,7 +68,8 @@ public final class BSTreeBuilder {
      * them.
      *
      * @param sortedKeys keys in strictly ascending signed order
-     * @param values     the value of each key, or {@code null} for a key-only index (values 0)
+     * @param values     the value of each key, or {@code null} for all 0 (the tree still stores
+     *                   values; {@link Indexes#bsTreeKeyOnly(long[])} is the form without them)
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays differ
      *                                  in length; the message names the first bad index
      */

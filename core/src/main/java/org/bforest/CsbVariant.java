@@ -2,9 +2,9 @@ package org.bforest;
 
 /**
  * The three CSB+-trees of Rao and Ross, "Making B+-Trees Cache Conscious in Main Memory"
- * (SIGMOD 2000), built by {@link Indexes#csbTree(CsbVariant)}. All three keep the children of a
- * node together in one contiguous <em>node group</em> and store one child pointer a node; they
- * differ in what a split costs.
+ * (SIGMOD 2000), built by {@link Indexes#csbTree(CsbVariant)} or {@link CsbTreeBuilder#variant}.
+ * All three keep the children of a node together in one contiguous <em>node group</em> and store
+ * one child pointer a node; they differ in what a split costs.
  */
 public enum CsbVariant {
     /**

@@ -1,19 +1,22 @@
 package org.bforest;
 
-import org.bforest.bminus.BMinusTrees;
-import org.bforest.csb.CsbTrees;
-import org.bforest.olc.OlcTrees;
-import org.bforest.bplus.BPlusTrees;
 import org.bforest.bstree.BSTrees;
+import org.bforest.olc.OlcTrees;
 
 /**
  * The front door: factory methods for every bforest structure.
  *
  * <pre>{@code
  * LongIndex empty  = Indexes.bsTree();
- * BSTreeIndex tree = Indexes.bsTree(sortedKeys, values);   // values may be null: key-only
+ * BSTreeIndex tree = Indexes.bsTree(sortedKeys, values);   // values may be null: all 0
  * tree.isCompressed();                                      // which one the keys called for
+ * BSTreeIndex set  = Indexes.bsTreeKeyOnly(sortedKeys);     // keys only, no value storage
  * }</pre>
+ *
+ * <p>A structure with settings has a builder ({@link #bsTreeBuilder()}, {@link #bMinusTreeBuilder()},
+ * {@link #csbTreeBuilder()}, {@link #bPlusTreeBuilder()}), each setting named by its setter and
+ * checked at once; the factories here build with the defaults, and the ones that take a size or
+ * a fill are short for their builder.
  */
 public final class Indexes {
     private Indexes() {
@@ -33,7 +36,8 @@ public final class Indexes {
      * <p>The arrays are copied into the tree's own storage; the caller may reuse them.
      *
      * @param sortedKeys keys in strictly ascending signed order
-     * @param values     the value of each key, or {@code null} for a key-only index (values 0)
+     * @param values     the value of each key, or {@code null} for all 0 (the tree still stores
+     *                   values; {@link #bsTreeKeyOnly(long[])} is the form without them)
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays
      *                                  differ in length; the message names the first bad index
      */
@@ -97,7 +101,7 @@ public final class Indexes {
      * {@code bplus}.
      */
     public static LongIndex bPlusTree() {
-        return BPlusTrees.empty();
+        return bPlusTreeBuilder().build();
     }
 
     /**
@@ -109,18 +113,23 @@ public final class Indexes {
      *                                  in length; nothing is built
      */
     public static LongIndex bPlusTree(long[] sortedKeys, long[] values) {
-        return BPlusTrees.bulkLoad(sortedKeys, values, 1.0);
+        return bPlusTreeBuilder().build(sortedKeys, values);
     }
 
     /**
      * A B+-tree bulk-loaded with leaves {@code leafFill} full (0.5 to 1): 0.75 is the paper's
      * "sparse B+-tree", with 25% of every leaf free for inserts ({@code bplus-sparse} in the
-     * bench).
+     * bench). Short for {@code bPlusTreeBuilder().leafFill(leafFill).build(sortedKeys, values)}.
      *
      * @throws IllegalArgumentException on bad keys or values, or a fill outside [0.5, 1]
      */
     public static LongIndex bPlusTree(long[] sortedKeys, long[] values, double leafFill) {
-        return BPlusTrees.bulkLoad(sortedKeys, values, leafFill);
+        return bPlusTreeBuilder().leafFill(leafFill).build(sortedKeys, values);
+    }
+
+    /** A builder for the B+-tree: the leaf fill of its bulk load (see {@link BPlusTreeBuilder}). */
+    public static BPlusTreeBuilder bPlusTreeBuilder() {
+        return new BPlusTreeBuilder();
     }
 
     /**
@@ -129,16 +138,17 @@ public final class Indexes {
      * inserted into by masked shifts; {@code ./bforest bench} runs it as {@code bminus}.
      */
     public static LongIndex bMinusTree() {
-        return BMinusTrees.empty(BMinusTrees.DEFAULT_NODE_KEYS);
+        return bMinusTreeBuilder().build();
     }
 
     /**
-     * An empty B&minus; tree of {@code nodeKeys} keys a node: 16, 32 (the default) or 64.
+     * An empty B&minus; tree of {@code nodeKeys} keys a node: 16, 32 (the default) or 64. Short
+     * for {@code bMinusTreeBuilder().nodeKeys(nodeKeys).build()}.
      *
      * @throws IllegalArgumentException for another node size
      */
     public static LongIndex bMinusTree(int nodeKeys) {
-        return BMinusTrees.empty(nodeKeys);
+        return bMinusTreeBuilder().nodeKeys(nodeKeys).build();
     }
 
     /**
@@ -150,16 +160,22 @@ public final class Indexes {
      *                                  in length; nothing is built
      */
     public static LongIndex bMinusTree(long[] sortedKeys, long[] values) {
-        return BMinusTrees.bulkLoad(sortedKeys, values, BMinusTrees.DEFAULT_NODE_KEYS);
+        return bMinusTreeBuilder().build(sortedKeys, values);
     }
 
     /**
-     * A B&minus; tree of {@code nodeKeys} (16, 32 or 64) keys a node, bulk-loaded.
+     * A B&minus; tree of {@code nodeKeys} (16, 32 or 64) keys a node, bulk-loaded. Short for
+     * {@code bMinusTreeBuilder().nodeKeys(nodeKeys).build(sortedKeys, values)}.
      *
      * @throws IllegalArgumentException on bad keys or values, or another node size
      */
     public static LongIndex bMinusTree(long[] sortedKeys, long[] values, int nodeKeys) {
-        return BMinusTrees.bulkLoad(sortedKeys, values, nodeKeys);
+        return bMinusTreeBuilder().nodeKeys(nodeKeys).build(sortedKeys, values);
+    }
+
+    /** A builder for the B&minus; tree: its node size (see {@link BMinusTreeBuilder}). */
+    public static BMinusTreeBuilder bMinusTreeBuilder() {
+        return new BMinusTreeBuilder();
     }
 
     /**
@@ -171,17 +187,18 @@ public final class Indexes {
      * @throws NullPointerException if {@code variant} is null
      */
     public static LongIndex csbTree(CsbVariant variant) {
-        return CsbTrees.empty(variant, CsbTrees.DEFAULT_LINES);
+        return csbTreeBuilder().variant(variant).build();
     }
 
     /**
      * An empty CSB+-tree of the variant with nodes of {@code lines} cache lines: 1 (the paper's),
-     * 2 (the default) or 4.
+     * 2 (the default) or 4. Short for {@code csbTreeBuilder().variant(variant).nodeLines(lines).build()}.
      *
+     * @throws NullPointerException     if {@code variant} is null
      * @throws IllegalArgumentException for another node size
      */
     public static LongIndex csbTree(CsbVariant variant, int lines) {
-        return CsbTrees.empty(variant, lines);
+        return csbTreeBuilder().variant(variant).nodeLines(lines).build();
     }
 
     /**
@@ -189,20 +206,28 @@ public final class Indexes {
      * inner nodes with one key slot free. The arrays are copied.
      *
      * @param values the value of each key, or {@code null} for zeros
+     * @throws NullPointerException     if {@code variant} is null
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays differ
      *                                  in length; nothing is built
      */
     public static LongIndex csbTree(CsbVariant variant, long[] sortedKeys, long[] values) {
-        return CsbTrees.bulkLoad(variant, CsbTrees.DEFAULT_LINES, sortedKeys, values);
+        return csbTreeBuilder().variant(variant).build(sortedKeys, values);
     }
 
     /**
      * A CSB+-tree of the variant with nodes of {@code lines} (1, 2 or 4) cache lines, bulk-loaded.
+     * Short for {@code csbTreeBuilder().variant(variant).nodeLines(lines).build(sortedKeys, values)}.
      *
+     * @throws NullPointerException     if {@code variant} is null
      * @throws IllegalArgumentException on bad keys or values, or another node size
      */
     public static LongIndex csbTree(CsbVariant variant, int lines, long[] sortedKeys, long[] values) {
-        return CsbTrees.bulkLoad(variant, lines, sortedKeys, values);
+        return csbTreeBuilder().variant(variant).nodeLines(lines).build(sortedKeys, values);
+    }
+
+    /** A builder for the CSB+-trees: the variant and the node size (see {@link CsbTreeBuilder}). */
+    public static CsbTreeBuilder csbTreeBuilder() {
+        return new CsbTreeBuilder();
     }
 
     /**

@@ -3,7 +3,7 @@ package org.bforest;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Objects;
-import org.bforest.spi.BatchArguments;
+import org.bforest.util.BatchArguments;
 
 /**
  * An ordered map from {@code long} keys to {@code long} values, in signed key order: the one
@@ -19,7 +19,8 @@ import org.bforest.spi.BatchArguments;
  * {@linkplain #defaultReturnValue() default return value} when there was none, as in fastutil;
  * {@link #get(long)} returns the default return value for an absent key. What differs has its own
  * name: {@link #upsert} and {@link #delete} say whether the key was new or there, and the look-ups
- * that take an {@code absent} argument return that instead of the default. When the value to
+ * that take an {@code absent} argument return that instead of the default
+ * ({@link #getOrDefault} is {@code get(key, absent)} by fastutil's name). When the value to
  * return for "absent" could itself be a real answer, ask {@link #containsKey} or use a
  * {@link LongCursor}, whose {@code seek…} methods say whether they found anything.
  *
@@ -33,8 +34,9 @@ import org.bforest.spi.BatchArguments;
  * already there does not make cursors stale.
  *
  * <h2>Bad arguments</h2>
- * A bad argument (a {@code null} array, arrays of different lengths, a visitor that changes the
- * index) gets an exception that names it, and the index is left as it was.
+ * A {@code null} argument gets a {@link NullPointerException} whose message names it; any other
+ * bad argument (arrays of different lengths, a visitor that changes the index) an exception that
+ * names it. Either way the index is left as it was.
  *
  * <pre>{@code
  * LongIndex index = Indexes.bsTree(sortedKeys, values);
@@ -57,6 +59,15 @@ public interface LongIndex {
     /** The value of {@code key}, or {@link #defaultReturnValue()} if the key is not in the index. */
     default long get(long key) {
         return get(key, defaultReturnValue());
+    }
+
+    /**
+     * The value of {@code key}, or {@code defaultValue} if the key is not in the index: the name
+     * fastutil's {@code Long2LongMap} and {@link java.util.Map#getOrDefault} give
+     * {@link #get(long, long)}, which it calls.
+     */
+    default long getOrDefault(long key, long defaultValue) {
+        return get(key, defaultValue);
     }
 
     /** Whether {@code key} is in the index. */
@@ -284,11 +295,4 @@ public interface LongIndex {
     default NavigableMap<Long, Long> asNavigableMap() {
         return new LongNavigableMap(this);
     }
-
-    /**
-     * Checks the structure's internal invariants and throws {@link IllegalStateException}
-     * naming the first one broken. Linear in the size; meant for tests and debugging. Every
-     * structure has a real checker: there is no default that passes.
-     */
-    void checkInvariants();
 }

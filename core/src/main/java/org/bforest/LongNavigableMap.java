@@ -24,40 +24,27 @@ import java.util.function.BiFunction;
  * ordering that rejects {@code null} keys and values.
  *
  * <p><b>One class for every view.</b> Like {@code ConcurrentSkipListMap.SubMap}, a single class
- * describes the whole map, every sub-, head- and tail-map and every descending view: it holds the
- * index, the bounds as given (for the argument checks of further sub-views, which follow
- * {@code TreeMap} exactly) and a {@code descending} flag. The bounds are also normalised once,
- * at construction, to a closed interval {@code [low, high]} of keys, so that {@code (5, ...}
- * becomes {@code [6, ...} and every range test is two comparisons; an exclusive bound that would
- * overflow ({@code tailMap(Long.MAX_VALUE, false)}) gives an empty interval ({@code low > high}).
- * All navigation is written once in ascending terms ({@code abs...} methods) and the public
- * methods swap ceiling/floor, higher/lower and first/last when the view is descending. Since keys
- * are integers, {@code higher(k)} is {@code ceiling(k + 1)} and {@code lower(k)} is
- * {@code floor(k - 1)}, guarded at the extremes.
+ * describes the whole map, every sub-, head- and tail-map and every descending view: it holds a
+ * {@link ViewRange} (the index and the keys the view covers, with all navigation written once in
+ * ascending terms) and a {@code descending} flag, and the public methods swap ceiling/floor,
+ * higher/lower and first/last when the view is descending. The key set, values and entry set are
+ * inner classes here; their iterators are {@link ViewIterator}s over the range.
  *
- * <p><b>Primitive paths.</b> Range tests, searches and counts work on {@code long}s; boxing
- * happens only for what the {@code java.util} API returns. {@link #size()} of a bounded view is
- * {@link LongIndex#rangeCount(long, boolean, long, boolean)} over {@code [low, high]}. Because
+ * <p><b>Primitive paths.</b> {@link #size()} of a bounded view is
+ * {@link LongIndex#rangeCount(long, boolean, long, boolean)} over the range. Because
  * {@link LongIndex#get(long, long)} cannot tell "absent" from a value equal to {@code absent}, the
- * view asks with an unlikely {@link #PROBE} value and only on a hit of that value checks
+ * view asks with an unlikely {@link ViewRange#PROBE} value and only on a hit of that value checks
  * {@code containsKey}. {@code put} and {@code remove} cost one descent: the index returns the
- * previous value, and whether {@link LongIndex#size()} moved says whether there was one (the
- * view is no more thread-safe than its index, so nothing else changes the size in between).
- *
- * <p><b>Iteration.</b> Iterators drive a {@link LongCursor} in either direction and keep it one
- * entry ahead (like {@code TreeMap}'s {@code next} pointer). They are fail-fast through the
- * cursor: a cursor goes stale when the index changes other than through it and then throws
- * {@link java.util.ConcurrentModificationException}, which the iterator lets through from
- * {@code next()} and {@code remove()}. {@code Iterator.remove()} removes the last key through the
- * index and re-seeks the cursor to that key's neighbour, which is the entry that was next. As in
- * {@code TreeMap}, replacing the value of an existing key is not a structural change and does not
- * disturb iterators.
+ * previous value, and whether {@link LongIndex#size()} moved says whether there was one. That
+ * holds when nothing else changes the size in between, which is the case for an index that is
+ * not thread-safe (the view is no more thread-safe than its index); on the concurrent BS-tree
+ * ({@link Indexes#concurrentBsTree()}) other threads change the size at any time, so under
+ * concurrent writes a {@code put} or {@code remove} through the view may answer {@code null} for
+ * a key that was there, or the other way round (the index itself is updated correctly).
  *
  * <p><b>Entries.</b> {@code firstEntry()}, {@code ceilingEntry()}, {@code pollFirstEntry()} and the
- * like return immutable snapshots. Entries from {@code entrySet()} iterators hold the key and the
- * value read when they were returned; {@code setValue} writes through to the index (and does not
- * re-insert a key removed in the meantime). Unlike {@code TreeMap}'s, they do not see later
- * changes made other than through them, which the {@link Map.Entry} contract leaves undefined.
+ * like return immutable snapshots ({@link ViewEntry}). Entries from {@code entrySet()} iterators
+ * write through ({@link ViewIterator}).
  *
  * <p>Queries with a {@code null} key throw {@link NullPointerException} and with a key that is not
  * a {@link Long} throw {@link ClassCastException}, like {@code TreeMap}; {@code containsValue} of
@@ -66,23 +53,9 @@ import java.util.function.BiFunction;
  */
 final class LongNavigableMap extends AbstractMap<Long, Long> implements NavigableMap<Long, Long> {
 
-    /** The {@code absent} value for {@link LongIndex#get(long, long)}; a hit needs a check. */
-    static final long PROBE = 0x9E37_79B9_7F4A_7C15L;
-
     private final LongIndex index;
-
-    // The bounds as given, in ascending key order (lo/hi are unused when unbounded).
-    private final boolean fromStart;
-    private final long lo;
-    private final boolean loInclusive;
-    private final boolean toEnd;
-    private final long hi;
-    private final boolean hiInclusive;
-
-    /** The keys of the view are exactly those in [low, high]; low > high when there are none. */
-    private final long low;
-    private final long high;
-
+    /** The keys of the view, and the navigation in ascending terms. */
+    private final ViewRange range;
     /** Whether the view lists keys in descending order. */
     private final boolean descending;
 
@@ -93,232 +66,32 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
 
     /** The view of the whole index, in ascending order. */
     LongNavigableMap(LongIndex index) {
-        this(Objects.requireNonNull(index, "index"),
-                true, Long.MIN_VALUE, true, true, Long.MAX_VALUE, true, false);
+        this(new ViewRange(Objects.requireNonNull(index, "index")), false);
     }
 
-    private LongNavigableMap(LongIndex index, boolean fromStart, long lo, boolean loInclusive,
-                             boolean toEnd, long hi, boolean hiInclusive, boolean descending) {
-        if (!fromStart && !toEnd && lo > hi) {
-            throw new IllegalArgumentException("fromKey > toKey");
-        }
-        this.index = index;
-        this.fromStart = fromStart;
-        this.lo = lo;
-        this.loInclusive = loInclusive;
-        this.toEnd = toEnd;
-        this.hi = hi;
-        this.hiInclusive = hiInclusive;
+    private LongNavigableMap(ViewRange range, boolean descending) {
+        this.index = range.index;
+        this.range = range;
         this.descending = descending;
-
-        long l = Long.MIN_VALUE;
-        long h = Long.MAX_VALUE;
-        boolean none = false;
-        if (!fromStart) {
-            if (loInclusive) {
-                l = lo;
-            } else if (lo == Long.MAX_VALUE) {
-                none = true;
-            } else {
-                l = lo + 1;
-            }
-        }
-        if (!toEnd) {
-            if (hiInclusive) {
-                h = hi;
-            } else if (hi == Long.MIN_VALUE) {
-                none = true;
-            } else {
-                h = hi - 1;
-            }
-        }
-        if (none) {
-            l = 1;
-            h = 0;
-        }
-        this.low = l;
-        this.high = h;
-    }
-
-    // ---- ranges -----------------------------------------------------------------------------
-
-    private boolean whole() {
-        return fromStart && toEnd;
-    }
-
-    private boolean inRange(long key) {
-        return key >= low && key <= high;
-    }
-
-    /** TreeMap's test for the bounds of a sub-view: on an exclusive bound itself is allowed. */
-    private boolean inClosedRange(long key) {
-        return (fromStart || key >= lo) && (toEnd || key <= hi);
-    }
-
-    private boolean inRange(long key, boolean inclusive) {
-        return inclusive ? inRange(key) : inClosedRange(key);
-    }
-
-    /** A key argument: {@code null} and other types are rejected as by {@code TreeMap}. */
-    private static long key(Object key) {
-        if (key == null) {
-            throw new NullPointerException("null key");
-        }
-        return (Long) key;
-    }
-
-    private static long value(Long value) {
-        if (value == null) {
-            throw new NullPointerException("null value");
-        }
-        return value;
-    }
-
-    private long count() {
-        if (whole()) {
-            return index.size();
-        }
-        return low > high ? 0 : index.rangeCount(low, true, high, true);
-    }
-
-    /** Visits the entries of the view in ascending order. */
-    private void visitRange(LongEntryConsumer action) {
-        if (low > high) {
-            return;
-        }
-        index.rangeVisit(low, true, high, true, (k, v) -> {
-            action.accept(k, v);
-            return true;
-        });
-    }
-
-    /** Positions {@code c} at the first entry of the view in the given absolute direction. */
-    private boolean seekStart(LongCursor c, boolean down) {
-        return down ? c.seekFloor(high) && c.key() >= low : c.seekCeiling(low) && c.key() <= high;
-    }
-
-    /** Moves {@code c} one entry on in the given direction, staying within the view. */
-    private boolean step(LongCursor c, boolean down) {
-        return down ? c.previous() && c.key() >= low : c.next() && c.key() <= high;
-    }
-
-    // ---- navigation in ascending terms -------------------------------------------------------
-
-    /** The least key {@code >= x} in the view, or null. */
-    private Long absCeilingKey(long x) {
-        if (x < low) {
-            x = low;
-        }
-        if (x > high) {
-            return null;
-        }
-        long k;
-        if (x == Long.MIN_VALUE) {
-            if (index.isEmpty()) {
-                return null;
-            }
-            k = index.firstKey();
-        } else {
-            k = index.ceilingKey(x, x - 1);
-            if (k < x) {
-                return null;
-            }
-        }
-        return k <= high ? Long.valueOf(k) : null;
-    }
-
-    /** The greatest key {@code <= x} in the view, or null. */
-    private Long absFloorKey(long x) {
-        if (x > high) {
-            x = high;
-        }
-        if (x < low) {
-            return null;
-        }
-        long k;
-        if (x == Long.MAX_VALUE) {
-            if (index.isEmpty()) {
-                return null;
-            }
-            k = index.lastKey();
-        } else {
-            k = index.floorKey(x, x + 1);
-            if (k > x) {
-                return null;
-            }
-        }
-        return k >= low ? Long.valueOf(k) : null;
-    }
-
-    private Long absHigherKey(long x) {
-        return x == Long.MAX_VALUE ? null : absCeilingKey(x + 1);
-    }
-
-    private Long absLowerKey(long x) {
-        return x == Long.MIN_VALUE ? null : absFloorKey(x - 1);
-    }
-
-    private Entry<Long, Long> absCeilingEntry(long x) {
-        if (x < low) {
-            x = low;
-        }
-        if (x > high) {
-            return null;
-        }
-        LongCursor c = index.cursor();
-        return c.seekCeiling(x) && c.key() <= high ? new LongEntry(c.key(), c.value()) : null;
-    }
-
-    private Entry<Long, Long> absFloorEntry(long x) {
-        if (x > high) {
-            x = high;
-        }
-        if (x < low) {
-            return null;
-        }
-        LongCursor c = index.cursor();
-        return c.seekFloor(x) && c.key() >= low ? new LongEntry(c.key(), c.value()) : null;
-    }
-
-    private Entry<Long, Long> absHigherEntry(long x) {
-        return x == Long.MAX_VALUE ? null : absCeilingEntry(x + 1);
-    }
-
-    private Entry<Long, Long> absLowerEntry(long x) {
-        return x == Long.MIN_VALUE ? null : absFloorEntry(x - 1);
-    }
-
-    /** Removes and returns the first entry in the given absolute direction, or null. */
-    private Entry<Long, Long> poll(boolean down) {
-        LongCursor c = index.cursor();
-        if (!seekStart(c, down)) {
-            return null;
-        }
-        Entry<Long, Long> e = new LongEntry(c.key(), c.value());
-        c.remove();
-        return e;
     }
 
     // ---- Map -------------------------------------------------------------------------------
 
     @Override
     public int size() {
-        long n = count();
+        long n = range.count();
         return n > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) n;
     }
 
     @Override
     public boolean isEmpty() {
-        if (whole()) {
-            return index.isEmpty();
-        }
-        return absCeilingKey(low) == null;
+        return range.isEmpty();
     }
 
     @Override
     public boolean containsKey(Object key) {
-        long k = key(key);
-        return inRange(k) && index.containsKey(k);
+        long k = ViewRange.key(key);
+        return range.inRange(k) && index.containsKey(k);
     }
 
     @Override
@@ -328,7 +101,7 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
         }
         long v = boxed;
         LongCursor c = index.cursor();
-        for (boolean ok = seekStart(c, false); ok; ok = step(c, false)) {
+        for (boolean ok = range.seekStart(c, false); ok; ok = range.step(c, false)) {
             if (c.value() == v) {
                 return true;
             }
@@ -338,22 +111,23 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
 
     @Override
     public Long get(Object key) {
-        long k = key(key);
-        if (!inRange(k)) {
+        long k = ViewRange.key(key);
+        if (!range.inRange(k)) {
             return null;
         }
-        long v = index.get(k, PROBE);
-        return v != PROBE || index.containsKey(k) ? Long.valueOf(v) : null;
+        long v = index.get(k, ViewRange.PROBE);
+        return v != ViewRange.PROBE || index.containsKey(k) ? Long.valueOf(v) : null;
     }
 
     @Override
     public Long put(Long key, Long value) {
-        long k = key(key);
-        long v = value(value);
-        if (!inRange(k)) {
+        long k = ViewRange.key(key);
+        long v = ViewRange.value(value);
+        if (!range.inRange(k)) {
             throw new IllegalArgumentException("key out of range");
         }
-        // One descent: put returns the previous value, and the size says whether there was one.
+        // One descent: put returns the previous value, and the size says whether there was one
+        // (see the class comment for an index that other threads change).
         long before = index.size();
         long previous = index.put(k, v);
         return index.size() != before ? null : Long.valueOf(previous);
@@ -361,8 +135,8 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
 
     @Override
     public Long remove(Object key) {
-        long k = key(key);
-        if (!inRange(k)) {
+        long k = ViewRange.key(key);
+        if (!range.inRange(k)) {
             return null;
         }
         long before = index.size();
@@ -372,32 +146,32 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
 
     @Override
     public void clear() {
-        if (whole()) {
+        if (range.whole()) {
             index.clear();
             return;
         }
         LongCursor c = index.cursor();
-        for (boolean ok = seekStart(c, false); ok; ok = c.isValid() && c.key() <= high) {
+        for (boolean ok = range.seekStart(c, false); ok; ok = c.isValid() && c.key() <= range.high) {
             c.remove();
         }
     }
 
     @Override
     public void forEach(BiConsumer<? super Long, ? super Long> action) {
-        Objects.requireNonNull(action);
+        Objects.requireNonNull(action, "action");
         LongCursor c = index.cursor();
-        for (boolean ok = seekStart(c, descending); ok; ok = step(c, descending)) {
+        for (boolean ok = range.seekStart(c, descending); ok; ok = range.step(c, descending)) {
             action.accept(c.key(), c.value());
         }
     }
 
     @Override
     public void replaceAll(BiFunction<? super Long, ? super Long, ? extends Long> function) {
-        Objects.requireNonNull(function);
+        Objects.requireNonNull(function, "function");
         LongCursor c = index.cursor();
-        for (boolean ok = seekStart(c, descending); ok; ok = step(c, descending)) {
+        for (boolean ok = range.seekStart(c, descending); ok; ok = range.step(c, descending)) {
             long k = c.key();
-            long v = value(function.apply(k, c.value()));
+            long v = ViewRange.value(function.apply(k, c.value()));
             index.put(k, v);    // replaces a value: not a structural change, c stays usable
         }
     }
@@ -405,7 +179,7 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
     @Override
     public int hashCode() {
         int[] h = new int[1];
-        visitRange((k, v) -> h[0] += Long.hashCode(k) ^ Long.hashCode(v));
+        range.visit((k, v) -> h[0] += Long.hashCode(k) ^ Long.hashCode(v));
         return h[0];
     }
 
@@ -418,7 +192,7 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
 
     @Override
     public Long firstKey() {
-        Long k = descending ? absFloorKey(high) : absCeilingKey(low);
+        Long k = descending ? range.floorKey(range.high) : range.ceilingKey(range.low);
         if (k == null) {
             throw new NoSuchElementException();
         }
@@ -427,7 +201,7 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
 
     @Override
     public Long lastKey() {
-        Long k = descending ? absCeilingKey(low) : absFloorKey(high);
+        Long k = descending ? range.ceilingKey(range.low) : range.floorKey(range.high);
         if (k == null) {
             throw new NoSuchElementException();
         }
@@ -436,77 +210,77 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
 
     @Override
     public Long lowerKey(Long key) {
-        long k = key(key);
-        return descending ? absHigherKey(k) : absLowerKey(k);
+        long k = ViewRange.key(key);
+        return descending ? range.higherKey(k) : range.lowerKey(k);
     }
 
     @Override
     public Long floorKey(Long key) {
-        long k = key(key);
-        return descending ? absCeilingKey(k) : absFloorKey(k);
+        long k = ViewRange.key(key);
+        return descending ? range.ceilingKey(k) : range.floorKey(k);
     }
 
     @Override
     public Long ceilingKey(Long key) {
-        long k = key(key);
-        return descending ? absFloorKey(k) : absCeilingKey(k);
+        long k = ViewRange.key(key);
+        return descending ? range.floorKey(k) : range.ceilingKey(k);
     }
 
     @Override
     public Long higherKey(Long key) {
-        long k = key(key);
-        return descending ? absLowerKey(k) : absHigherKey(k);
+        long k = ViewRange.key(key);
+        return descending ? range.lowerKey(k) : range.higherKey(k);
     }
 
     @Override
     public Entry<Long, Long> lowerEntry(Long key) {
-        long k = key(key);
-        return descending ? absHigherEntry(k) : absLowerEntry(k);
+        long k = ViewRange.key(key);
+        return descending ? range.higherEntry(k) : range.lowerEntry(k);
     }
 
     @Override
     public Entry<Long, Long> floorEntry(Long key) {
-        long k = key(key);
-        return descending ? absCeilingEntry(k) : absFloorEntry(k);
+        long k = ViewRange.key(key);
+        return descending ? range.ceilingEntry(k) : range.floorEntry(k);
     }
 
     @Override
     public Entry<Long, Long> ceilingEntry(Long key) {
-        long k = key(key);
-        return descending ? absFloorEntry(k) : absCeilingEntry(k);
+        long k = ViewRange.key(key);
+        return descending ? range.floorEntry(k) : range.ceilingEntry(k);
     }
 
     @Override
     public Entry<Long, Long> higherEntry(Long key) {
-        long k = key(key);
-        return descending ? absLowerEntry(k) : absHigherEntry(k);
+        long k = ViewRange.key(key);
+        return descending ? range.lowerEntry(k) : range.higherEntry(k);
     }
 
     @Override
     public Entry<Long, Long> firstEntry() {
-        return descending ? absFloorEntry(high) : absCeilingEntry(low);
+        return descending ? range.floorEntry(range.high) : range.ceilingEntry(range.low);
     }
 
     @Override
     public Entry<Long, Long> lastEntry() {
-        return descending ? absCeilingEntry(low) : absFloorEntry(high);
+        return descending ? range.ceilingEntry(range.low) : range.floorEntry(range.high);
     }
 
     @Override
     public Entry<Long, Long> pollFirstEntry() {
-        return poll(descending);
+        return range.poll(descending);
     }
 
     @Override
     public Entry<Long, Long> pollLastEntry() {
-        return poll(!descending);
+        return range.poll(!descending);
     }
 
     @Override
     public LongNavigableMap descendingMap() {
         LongNavigableMap d = descendingView;
         if (d == null) {
-            d = new LongNavigableMap(index, fromStart, lo, loInclusive, toEnd, hi, hiInclusive, !descending);
+            d = new LongNavigableMap(range, !descending);
             d.descendingView = this;
             descendingView = d;
         }
@@ -515,39 +289,39 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
 
     @Override
     public LongNavigableMap subMap(Long fromKey, boolean fromInclusive, Long toKey, boolean toInclusive) {
-        long from = key(fromKey);
-        long to = key(toKey);
-        if (!inRange(from, fromInclusive)) {
+        long from = ViewRange.key(fromKey);
+        long to = ViewRange.key(toKey);
+        if (!range.inRange(from, fromInclusive)) {
             throw new IllegalArgumentException("fromKey out of range");
         }
-        if (!inRange(to, toInclusive)) {
+        if (!range.inRange(to, toInclusive)) {
             throw new IllegalArgumentException("toKey out of range");
         }
         return descending
-                ? new LongNavigableMap(index, false, to, toInclusive, false, from, fromInclusive, true)
-                : new LongNavigableMap(index, false, from, fromInclusive, false, to, toInclusive, false);
+                ? new LongNavigableMap(range.between(to, toInclusive, from, fromInclusive), true)
+                : new LongNavigableMap(range.between(from, fromInclusive, to, toInclusive), false);
     }
 
     @Override
     public LongNavigableMap headMap(Long toKey, boolean inclusive) {
-        long to = key(toKey);
-        if (!inRange(to, inclusive)) {
+        long to = ViewRange.key(toKey);
+        if (!range.inRange(to, inclusive)) {
             throw new IllegalArgumentException("toKey out of range");
         }
         return descending
-                ? new LongNavigableMap(index, false, to, inclusive, toEnd, hi, hiInclusive, true)
-                : new LongNavigableMap(index, fromStart, lo, loInclusive, false, to, inclusive, false);
+                ? new LongNavigableMap(range.above(to, inclusive), true)
+                : new LongNavigableMap(range.below(to, inclusive), false);
     }
 
     @Override
     public LongNavigableMap tailMap(Long fromKey, boolean inclusive) {
-        long from = key(fromKey);
-        if (!inRange(from, inclusive)) {
+        long from = ViewRange.key(fromKey);
+        if (!range.inRange(from, inclusive)) {
             throw new IllegalArgumentException("fromKey out of range");
         }
         return descending
-                ? new LongNavigableMap(index, fromStart, lo, loInclusive, false, from, inclusive, true)
-                : new LongNavigableMap(index, false, from, inclusive, toEnd, hi, hiInclusive, false);
+                ? new LongNavigableMap(range.below(from, inclusive), true)
+                : new LongNavigableMap(range.above(from, inclusive), false);
     }
 
     @Override
@@ -608,8 +382,8 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
     }
 
     private final class KeySet extends AbstractSet<Long> implements NavigableSet<Long> {
-        @Override public Iterator<Long> iterator() { return new KeyIterator(descending); }
-        @Override public Iterator<Long> descendingIterator() { return new KeyIterator(!descending); }
+        @Override public Iterator<Long> iterator() { return new ViewIterator.Keys(range, descending); }
+        @Override public Iterator<Long> descendingIterator() { return new ViewIterator.Keys(range, !descending); }
         @Override public int size() { return LongNavigableMap.this.size(); }
         @Override public boolean isEmpty() { return LongNavigableMap.this.isEmpty(); }
         @Override public boolean contains(Object o) { return containsKey(o); }
@@ -617,8 +391,8 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
 
         @Override
         public boolean remove(Object o) {
-            long k = key(o);
-            return inRange(k) && index.delete(k);
+            long k = ViewRange.key(o);
+            return range.inRange(k) && index.delete(k);
         }
 
         @Override public Comparator<? super Long> comparator() { return LongNavigableMap.this.comparator(); }
@@ -664,7 +438,7 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
     }
 
     private final class Values extends AbstractCollection<Long> {
-        @Override public Iterator<Long> iterator() { return new ValueIterator(); }
+        @Override public Iterator<Long> iterator() { return new ViewIterator.Values(range, descending); }
         @Override public int size() { return LongNavigableMap.this.size(); }
         @Override public boolean isEmpty() { return LongNavigableMap.this.isEmpty(); }
         @Override public boolean contains(Object o) { return containsValue(o); }
@@ -677,7 +451,7 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
     }
 
     private final class EntrySet extends AbstractSet<Entry<Long, Long>> {
-        @Override public Iterator<Entry<Long, Long>> iterator() { return new EntryIterator(); }
+        @Override public Iterator<Entry<Long, Long>> iterator() { return new ViewIterator.Entries(range, descending); }
         @Override public int size() { return LongNavigableMap.this.size(); }
         @Override public boolean isEmpty() { return LongNavigableMap.this.isEmpty(); }
         @Override public void clear() { LongNavigableMap.this.clear(); }
@@ -687,13 +461,13 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
             if (!(o instanceof Map.Entry<?, ?> e)) {
                 return false;
             }
-            long k = key(e.getKey());
-            if (!(e.getValue() instanceof Long boxed) || !inRange(k)) {
+            long k = ViewRange.key(e.getKey());
+            if (!(e.getValue() instanceof Long boxed) || !range.inRange(k)) {
                 return false;
             }
             long want = boxed;
-            long v = index.get(k, PROBE);
-            return v == want && (v != PROBE || index.containsKey(k));
+            long v = index.get(k, ViewRange.PROBE);
+            return v == want && (v != ViewRange.PROBE || index.containsKey(k));
         }
 
         @Override
@@ -706,153 +480,13 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
             if (!holds(o)) {
                 return false;
             }
-            return index.delete(key(((Map.Entry<?, ?>) o).getKey()));
+            return index.delete(ViewRange.key(((Map.Entry<?, ?>) o).getKey()));
         }
 
         @Override
         public Spliterator<Entry<Long, Long>> spliterator() {
             return Spliterators.spliterator(this,
                     Spliterator.ORDERED | Spliterator.DISTINCT | Spliterator.NONNULL);
-        }
-    }
-
-    // ---- iterators and entries ---------------------------------------------------------------
-
-    /** Walks the view with a cursor kept one entry ahead; see the class comment. */
-    private abstract class ViewIterator<T> implements Iterator<T> {
-        private final LongCursor cursor = index.cursor();
-        /** True for descending key order. */
-        private final boolean down;
-        private boolean hasNext;
-        private boolean canRemove;
-        long lastKey;
-        long lastValue;
-
-        ViewIterator(boolean down) {
-            this.down = down;
-            this.hasNext = seekStart(cursor, down);
-        }
-
-        @Override
-        public final boolean hasNext() {
-            return hasNext;
-        }
-
-        /** Moves to the next entry, leaving it in lastKey/lastValue. */
-        final void advance() {
-            if (!hasNext) {
-                throw new NoSuchElementException();
-            }
-            lastKey = cursor.key();     // throws ConcurrentModificationException when stale
-            lastValue = cursor.value();
-            canRemove = true;
-            hasNext = step(cursor, down);
-        }
-
-        @Override
-        public final void remove() {
-            if (!canRemove) {
-                throw new IllegalStateException();
-            }
-            cursor.isValid();           // throws ConcurrentModificationException when stale
-            canRemove = false;
-            index.remove(lastKey);
-            // The entry that was next is the neighbour of the removed key.
-            hasNext = down
-                    ? cursor.seekLower(lastKey) && cursor.key() >= low
-                    : cursor.seekHigher(lastKey) && cursor.key() <= high;
-        }
-    }
-
-    private final class KeyIterator extends ViewIterator<Long> {
-        KeyIterator(boolean down) {
-            super(down);
-        }
-
-        @Override
-        public Long next() {
-            advance();
-            return lastKey;
-        }
-    }
-
-    private final class ValueIterator extends ViewIterator<Long> {
-        ValueIterator() {
-            super(descending);
-        }
-
-        @Override
-        public Long next() {
-            advance();
-            return lastValue;
-        }
-    }
-
-    private final class EntryIterator extends ViewIterator<Entry<Long, Long>> {
-        EntryIterator() {
-            super(descending);
-        }
-
-        @Override
-        public Entry<Long, Long> next() {
-            advance();
-            return new IteratorEntry(lastKey, lastValue);
-        }
-    }
-
-    /** An immutable snapshot entry over primitives, equal to any entry of the same Longs. */
-    private static class LongEntry implements Map.Entry<Long, Long> {
-        final long key;
-        long value;
-
-        LongEntry(long key, long value) {
-            this.key = key;
-            this.value = value;
-        }
-
-        @Override public final Long getKey() { return key; }
-        @Override public final Long getValue() { return value; }
-
-        @Override
-        public Long setValue(Long value) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public final boolean equals(Object o) {
-            return o instanceof Map.Entry<?, ?> e
-                    && e.getKey() instanceof Long k && k == key
-                    && e.getValue() instanceof Long v && v == value;
-        }
-
-        @Override
-        public final int hashCode() {
-            return Long.hashCode(key) ^ Long.hashCode(value);
-        }
-
-        @Override
-        public final String toString() {
-            return key + "=" + value;
-        }
-    }
-
-    /** An entry from an entry-set iterator: {@code setValue} writes through to the index. */
-    private final class IteratorEntry extends LongEntry {
-        IteratorEntry(long key, long value) {
-            super(key, value);
-        }
-
-        @Override
-        public Long setValue(Long value) {
-            long v = value(value);
-            long previous = index.get(key, PROBE);
-            if (previous != PROBE || index.containsKey(key)) {
-                index.put(key, v);
-            } else {
-                previous = this.value;  // removed meanwhile: like TreeMap, the map is not changed
-            }
-            this.value = v;
-            return previous;
         }
     }
 }

@@ -15,7 +15,7 @@ import org.bforest.testing.Implementations.Impl;
  *
  * <p>The samples are chosen to hit the view's edge cases: keys beyond the {@code int} range and
  * next to the extremes, and values that are easy to confuse with "absent" ({@code -1},
- * {@code 0}, the extremes and the view's own {@link LongNavigableMap#PROBE}). The keys outside
+ * {@code 0}, the extremes and the view's own {@link ViewRange#PROBE}). The keys outside
  * the samples, which the derived sub-map suites store and then bound away, are
  * {@link Long#MIN_VALUE}, {@code MIN_VALUE + 1}, {@code MAX_VALUE - 1} and
  * {@link Long#MAX_VALUE}.
@@ -39,7 +39,7 @@ final class LongViewMapGenerator implements TestSortedMapGenerator<Long, Long> {
                 entry(-3_000_000_000L, 0L),
                 entry(Long.MIN_VALUE + 2, Long.MIN_VALUE),
                 entry(Long.MAX_VALUE - 2, Long.MAX_VALUE),
-                entry(42L, LongNavigableMap.PROBE));
+                entry(42L, ViewRange.PROBE));
     }
 
     @Override public Entry<Long, Long> belowSamplesLesser() { return entry(Long.MIN_VALUE, 7L); }

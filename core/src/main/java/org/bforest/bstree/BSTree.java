@@ -7,7 +7,7 @@ import static org.bforest.bstree.Slots.meta;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.GapSlots;
 import org.bforest.kernel.NodeSearch;
-import org.bforest.spi.BatchArguments;
+import org.bforest.util.BatchArguments;
 import org.bforest.storage.NodeIds;
 import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;

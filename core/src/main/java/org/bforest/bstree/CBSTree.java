@@ -4,7 +4,7 @@ import java.util.Arrays;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.kernel.PackedLanes;
-import org.bforest.spi.BatchArguments;
+import org.bforest.util.BatchArguments;
 import org.bforest.storage.NodeIds;
 import org.bforest.storage.LongBlockHeap;
 import org.bforest.storage.LongNodeArray;

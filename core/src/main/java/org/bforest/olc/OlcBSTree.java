@@ -8,6 +8,7 @@ import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
 import org.bforest.kernel.NodeSearch;
+import org.bforest.spi.InvariantCheckable;
 
 /**
  * The concurrent BS-tree: the gapped, data-parallel B+-tree of Tsitsigkos, Lampropoulos, Bouros,
@@ -45,7 +46,7 @@ import org.bforest.kernel.NodeSearch;
  * {@code size()} is exact when no update is running and an estimate while one is.
  * {@code clear()} removes the keys one by one (not atomic, as {@code ConcurrentSkipListMap}'s).
  */
-final class OlcBSTree extends OlcNodes implements LongIndex {
+final class OlcBSTree extends OlcNodes implements LongIndex, InvariantCheckable {
     private volatile long defaultReturnValue;
 
     /** An empty tree: one empty leaf. */

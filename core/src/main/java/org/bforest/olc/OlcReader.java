@@ -28,7 +28,7 @@ import static org.bforest.olc.OlcNodes.previous;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.kernel.Prefetch;
-import org.bforest.spi.BatchArguments;
+import org.bforest.util.BatchArguments;
 
 /**
  * The read side of the concurrent BS-tree: look-ups ({@code get}, {@code containsKey},

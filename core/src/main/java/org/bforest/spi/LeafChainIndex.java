@@ -49,7 +49,7 @@ import org.bforest.util.SortedInput;
  * keep none either. Writes are the structure's and single-threaded; {@link #modCount} makes
  * cursors fail fast when the index changes under them.
  */
-public abstract class LeafChainIndex implements LongIndex {
+public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
     /** {@code Long.MAX_VALUE}: pads nodes, so it is stored out of band. */
     public static final long MAXKEY = Long.MAX_VALUE;
     /** No leaf. */

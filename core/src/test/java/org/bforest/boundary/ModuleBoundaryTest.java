@@ -16,8 +16,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.bforest.BMinusTreeBuilder;
+import org.bforest.BPlusTreeBuilder;
 import org.bforest.BSTreeBuilder;
 import org.bforest.BSTreeIndex;
+import org.bforest.CsbTreeBuilder;
 import org.bforest.CsbVariant;
 import org.bforest.Indexes;
 import org.bforest.LongCursor;
@@ -68,7 +71,8 @@ class ModuleBoundaryTest {
         List<String> leaks = new ArrayList<>();
         for (Class<?> c : List.of(LongIndex.class, NativeLongIndex.class, LongCursor.class, LongEntryVisitor.class,
                 LongEntryConsumer.class, Indexes.class, BSTreeIndex.class, BSTreeBuilder.class,
-                BSTreeBuilder.Compression.class, CsbVariant.class)) {
+                BSTreeBuilder.Compression.class, BMinusTreeBuilder.class, CsbTreeBuilder.class, BPlusTreeBuilder.class,
+                CsbVariant.class)) {
             for (Method m : c.getMethods()) {
                 List<Type> types = new ArrayList<>(List.of(m.getGenericParameterTypes()));
                 types.add(m.getGenericReturnType());

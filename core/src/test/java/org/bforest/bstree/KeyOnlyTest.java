@@ -16,6 +16,7 @@ import java.util.TreeSet;
 import org.bforest.BSTreeIndex;
 import org.bforest.Indexes;
 import org.bforest.LongCursor;
+import org.bforest.contract.IndexAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,7 +52,7 @@ class KeyOnlyTest {
             assertEquals(3, t.size());
         }
         assertThrows(IllegalArgumentException.class, () -> t.putAll(new long[] {1, 2}, new long[] {0, 5}));
-        t.checkInvariants();
+        IndexAssertions.checkInvariants(t);
         assertThrows(IllegalArgumentException.class, () -> BSTree.bulkLoad(new long[] {1}, new long[] {0}, 0.75, true));
     }
 
@@ -94,7 +95,7 @@ class KeyOnlyTest {
         for (int i = 0; i < n; i++) {
             assertTrue(t.upsert(i * 3L, 0));
         }
-        t.checkInvariants();
+        IndexAssertions.checkInvariants(t);
         assertTrue(((BSTree) t).height() >= 4, "splits reached the upper levels");
         assertEquals(n + 2, t.size());
         assertEquals(n / 2, t.rangeCount(0, n / 2 * 3L));
@@ -104,7 +105,7 @@ class KeyOnlyTest {
         assertTrue(t.delete(Long.MIN_VALUE));
         assertTrue(t.delete(Long.MAX_VALUE));
         assertEquals(0, t.size());
-        t.checkInvariants();
+        IndexAssertions.checkInvariants(t);
         assertEquals(0, t.rangeCount(Long.MIN_VALUE, true, Long.MAX_VALUE, true));
     }
 
@@ -146,11 +147,11 @@ class KeyOnlyTest {
                 }
                 assertEquals(model.size(), t.size(), where);
                 if (op % 50_000 == 0) {
-                    t.checkInvariants();
+                    IndexAssertions.checkInvariants(t);
                     assertSameKeys(model, t, where);
                 }
             }
-            t.checkInvariants();
+            IndexAssertions.checkInvariants(t);
             assertSameKeys(model, t, "seed=0x" + Long.toHexString(SEED) + " run " + run + " end");
         }
     }

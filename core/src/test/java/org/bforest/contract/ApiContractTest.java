@@ -96,7 +96,26 @@ class ApiContractTest {
         index.put(3, -7);   // a real value equal to the default: get says -7 either way, containsKey tells
         assertTrue(index.containsKey(3));
         assertEquals(-7, index.remove(3));
-        index.checkInvariants();
+        IndexAssertions.checkInvariants(index);
+    }
+
+    @ForEachImplementation
+    void getOrDefaultIsGetWithTheGivenAbsentValue(Impl impl) {
+        Loaded l = load(impl, 2_000, 71);
+        LongIndex index = l.index();
+        index.defaultReturnValue(-7);   // getOrDefault ignores the default return value
+        SplittableRandom r = new SplittableRandom(72);
+        for (long p : probes(l.model(), TestSubjects.scaled(1_000, 50), r)) {
+            for (long absent : new long[] {MIN, MAX, 0, -1, -7, l.model().getOrDefault(p, 5L)}) {
+                assertEquals(l.model().getOrDefault(p, absent), index.getOrDefault(p, absent),
+                        "getOrDefault(" + p + ", " + absent + ")");
+                assertEquals(index.get(p, absent), index.getOrDefault(p, absent), "getOrDefault is get(key, absent)");
+            }
+        }
+        LongIndex empty = impl.empty().get();
+        assertEquals(42, empty.getOrDefault(MAX, 42), "an empty index");
+        empty.put(MAX, 9);
+        assertEquals(9, empty.getOrDefault(MAX, 42), "Long.MAX_VALUE, kept out of band by the trees");
     }
 
     @ForEachImplementation
@@ -239,6 +258,47 @@ class ApiContractTest {
     }
 
     /**
+     * One exception for a {@code null} argument everywhere: {@link NullPointerException} whose
+     * message names the argument, and the index left as it was. The bulk load, the batches, the
+     * visits and the {@code java.util} view.
+     */
+    @ForEachImplementation
+    void nullArgumentsThrowNullPointerExceptionNamingThem(Impl impl) {
+        Loaded l = load(impl, 500, 81);
+        LongIndex index = l.index();
+        assertNullNamed("keys", () -> impl.bulk().apply(null, null));
+        assertNullNamed("keys", () -> impl.bulk().apply(null, new long[0]));
+        assertNullNamed("keys", () -> index.getAll(null, new long[1], 0));
+        assertNullNamed("values", () -> index.getAll(new long[1], null, 0));
+        assertNullNamed("keys", () -> index.putAll(null, new long[0]));
+        assertNullNamed("values", () -> index.putAll(new long[] {123_456_789}, null));
+        assertNullNamed("keys", () -> index.removeAll(null));
+        assertNullNamed("from", () -> index.rangeCountAll(null, new long[1], new long[1]));
+        assertNullNamed("to", () -> index.rangeCountAll(new long[1], null, new long[1]));
+        assertNullNamed("counts", () -> index.rangeCountAll(new long[1], new long[1], null));
+        assertNullNamed("visitor", () -> index.rangeVisit(MIN, true, MAX, true, null));
+        assertNullNamed("visitor", () -> index.rangeVisit(0, 10, null));
+        assertNullNamed("action", () -> index.forEach(null));
+        NavigableMap<Long, Long> view = index.asNavigableMap();
+        assertNullNamed("key", () -> view.get(null));
+        assertNullNamed("key", () -> view.containsKey(null));
+        assertNullNamed("key", () -> view.put(null, 1L));
+        assertNullNamed("value", () -> view.put(123_456_789L, null));
+        assertNullNamed("key", () -> view.remove(null));
+        assertNullNamed("key", () -> view.ceilingKey(null));
+        assertNullNamed("key", () -> view.subMap(null, 5L));
+        assertNullNamed("action", () -> view.forEach(null));
+        assertNullNamed("function", () -> view.replaceAll(null));
+        assertMatches(index, l.model(), "after the calls with null arguments");
+    }
+
+    private static void assertNullNamed(String argument, org.junit.jupiter.api.function.Executable call) {
+        NullPointerException e = assertThrows(NullPointerException.class, call, "null " + argument);
+        assertTrue(e.getMessage() != null && e.getMessage().contains(argument),
+                "the message of a null " + argument + " names it: " + e.getMessage());
+    }
+
+    /**
      * Reads of an index nobody modifies are safe from any number of threads (the interface says
      * so): four threads run get, getAll, containsKey, neighbours, cursors both ways and ranges on
      * one index at once and check every answer against the model.
@@ -307,7 +367,7 @@ class ApiContractTest {
         } finally {
             pool.shutdownNow();
         }
-        index.checkInvariants();
+        IndexAssertions.checkInvariants(index);
     }
 
     /**
@@ -354,7 +414,7 @@ class ApiContractTest {
                 }
             }
             assertEquals(0, index.size(), "seed " + seed + ": drained");
-            index.checkInvariants();
+            IndexAssertions.checkInvariants(index);
         }
     }
 

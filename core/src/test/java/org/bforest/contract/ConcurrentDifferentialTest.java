@@ -175,7 +175,7 @@ class ConcurrentDifferentialTest {
         runAll(bodies);
         TreeMap<Long, Long> all = new TreeMap<>();
         models.forEach(all::putAll);
-        index.checkInvariants();
+        IndexAssertions.checkInvariants(index);
         assertEquals(all.size(), index.size(), impl + ": size after the threads finished");
         IndexAssertions.assertMatches(index, all, impl + " seed " + seed + " after the threads finished");
         System.out.printf("ConcurrentDifferentialTest [%s, owned keys]: seed %d, %d threads x %,d operations, %.1f s%n",
@@ -267,7 +267,7 @@ class ConcurrentDifferentialTest {
             }
         });
         runAll(bodies);
-        index.checkInvariants();
+        IndexAssertions.checkInvariants(index);
         long present = 0;
         for (int slot = 0; slot < domain; slot++) {
             long key = keyOf(slot, domain);
@@ -325,7 +325,7 @@ class ConcurrentDifferentialTest {
             });
         }
         runAll(bodies);
-        index.checkInvariants();
+        IndexAssertions.checkInvariants(index);
         Map<Long, Long> want = new TreeMap<>();
         for (int t = 0; t < THREADS; t++) {
             for (int i = 0; i < perThread; i++) {

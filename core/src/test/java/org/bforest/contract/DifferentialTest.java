@@ -977,7 +977,7 @@ class DifferentialTest {
 
         void checkInvariants() {
             try {
-                index.checkInvariants();
+                IndexAssertions.checkInvariants(index);
             } catch (RuntimeException e) {
                 throw failure("checkInvariants() after this operation threw " + e, e);
             }

@@ -15,6 +15,7 @@ import java.util.SplittableRandom;
 import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
+import org.bforest.spi.InvariantCheckable;
 
 /**
  * Assertions that compare a {@link LongIndex} with an expected {@link NavigableMap} (a plain
@@ -27,10 +28,23 @@ public final class IndexAssertions {
     private IndexAssertions() {
     }
 
-    /** Runs {@link LongIndex#checkInvariants()}, naming the phase if it throws. */
+    /**
+     * Runs the structure's invariant checker, which is internal ({@link InvariantCheckable}, off
+     * the user-facing {@link LongIndex}); throws what it throws. A structure without a checker
+     * fails: every structure must have a real one.
+     */
+    public static void checkInvariants(LongIndex index) {
+        if (!(index instanceof InvariantCheckable checkable)) {
+            throw new AssertionError(index.getClass().getName() + " has no invariant checker: every structure"
+                    + " implements " + InvariantCheckable.class.getName());
+        }
+        checkable.checkInvariants();
+    }
+
+    /** {@link #checkInvariants(LongIndex)}, naming the phase if it throws. */
     public static void checkInvariants(LongIndex index, String phase) {
         try {
-            index.checkInvariants();
+            checkInvariants(index);
         } catch (RuntimeException e) {
             throw new AssertionError(phase + ": checkInvariants() failed: " + e, e);
         }

@@ -14,8 +14,8 @@ import org.bforest.LongIndex;
  * Every {@link LongIndex} implementation the conformance kit (the contract suite, the differential
  * test against {@code TreeMap}, the Guava and view suites) runs on: what every
  * {@link StructureRegistry} on the class path lists. A module adds its structures with one line
- * each in its registry; a structure needs a real {@link LongIndex#checkInvariants()} (the
- * interface has no default) and says what it promises beyond the contract with
+ * each in its registry; a structure needs a real invariant checker (it implements the internal
+ * {@code org.bforest.spi.InvariantCheckable}, which has no default) and says what it promises beyond the contract with
  * {@link Capability capabilities}.
  */
 public final class Implementations {

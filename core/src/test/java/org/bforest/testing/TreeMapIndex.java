@@ -7,13 +7,14 @@ import java.util.TreeMap;
 import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
+import org.bforest.spi.InvariantCheckable;
 
 /**
  * A {@link LongIndex} over {@link TreeMap}: obviously right and slow. It is the model the
  * differential tests compare against, and it runs the contract suite itself so that the suite is
  * known to accept a correct implementation.
  */
-public final class TreeMapIndex implements LongIndex {
+public final class TreeMapIndex implements LongIndex, InvariantCheckable {
     private final TreeMap<Long, Long> map = new TreeMap<>();
     private int modCount;
     private long defaultReturnValue;

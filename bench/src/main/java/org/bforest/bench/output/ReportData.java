@@ -206,13 +206,4 @@ final class ReportData {
         use.sort(null);
         return use.get(use.size() / 2);
     }
-
-    DatasetInfo datasetInfo(String name) {
-        for (DatasetInfo d : run.datasets()) {
-            if (d.name().equals(name)) {
-                return d;
-            }
-        }
-        return null;
-    }
 }

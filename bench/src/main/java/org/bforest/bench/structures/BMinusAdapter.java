@@ -6,13 +6,13 @@ import org.bforest.bench.workloads.Op;
 import org.bforest.bench.workloads.Operations;
 
 /**
- * The B&minus; tree ({@link Indexes#bMinusTree}) of {@code nodeKeys} keys a node,
+ * The B&minus; tree ({@link Indexes#bMinusTreeBuilder}) of {@code nodeKeys} keys a node,
  * with its own copy of the timed loop (see {@link IndexAdapter}), so that its call sites see one
  * receiver type.
  */
 final class BMinusAdapter extends LongIndexAdapter {
     BMinusAdapter(int nodeKeys) {
-        super((k, v) -> Indexes.bMinusTree(k, v, nodeKeys));
+        super((k, v) -> Indexes.bMinusTreeBuilder().nodeKeys(nodeKeys).build(k, v));
     }
 
     @Override

@@ -6,13 +6,13 @@ import org.bforest.bench.workloads.Op;
 import org.bforest.bench.workloads.Operations;
 
 /**
- * The plain B+-tree baseline ({@link Indexes#bPlusTree}), dense or sparse (leaves bulk-loaded
+ * The plain B+-tree baseline ({@link Indexes#bPlusTreeBuilder}), dense or sparse (leaves bulk-loaded
  * {@code leafFill} full), with its own copy of the timed loop (see {@link IndexAdapter}): both
  * forms are the same class, so one copy serves them with one receiver type.
  */
 final class BPlusAdapter extends LongIndexAdapter {
     BPlusAdapter(double leafFill) {
-        super((k, v) -> Indexes.bPlusTree(k, v, leafFill));
+        super((k, v) -> Indexes.bPlusTreeBuilder().leafFill(leafFill).build(k, v));
     }
 
     @Override

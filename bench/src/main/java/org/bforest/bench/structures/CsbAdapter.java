@@ -7,13 +7,14 @@ import org.bforest.bench.workloads.Op;
 import org.bforest.bench.workloads.Operations;
 
 /**
- * A CSB+-tree ({@link Indexes#csbTree}) of one variant and node size, with its own copy of the
+ * A CSB+-tree ({@link Indexes#csbTreeBuilder}) of one variant and node size, with its own copy of the
  * timed loop (see {@link IndexAdapter}), so that its call sites see one receiver type.
  */
 final class CsbAdapter extends LongIndexAdapter {
     /** @param lines cache lines a node, or 0 for the library's default */
     CsbAdapter(CsbVariant variant, int lines) {
-        super(lines == 0 ? (k, v) -> Indexes.csbTree(variant, k, v) : (k, v) -> Indexes.csbTree(variant, lines, k, v));
+        super((k, v) -> (lines == 0 ? Indexes.csbTreeBuilder() : Indexes.csbTreeBuilder().nodeLines(lines))
+                .variant(variant).build(k, v));
     }
 
     @Override

@@ -13,7 +13,7 @@ import org.bforest.opencl.cl.ClDevice;
 import org.bforest.opencl.cl.ClScope;
 import org.bforest.opencl.cl.PageKernels;
 import org.bforest.opencl.pages.PageStore.Scratch;
-import org.bforest.spi.BatchArguments;
+import org.bforest.util.BatchArguments;
 import org.bforest.spi.LeafChainIndex;
 
 /**

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.bforest.NativeLongIndex;
+import org.bforest.contract.IndexAssertions;
 import org.bforest.opencl.DeviceSearch;
 import org.bforest.opencl.OpenClTesting;
 import org.bforest.opencl.cl.ClDevice;
@@ -88,7 +89,7 @@ class BatchesTest {
                     }
                     assertEquals(model.size(), t.size(), at);
                     if (round % 8 == 7 || pageKeys > 8) {
-                        t.checkInvariants();   // it reads the tree back: with tiny pages, thousands of transfers
+                        IndexAssertions.checkInvariants(t);   // it reads the tree back: with tiny pages, thousands of transfers
                     }
                     long[] got = new long[n];
                     t.getAll(keys, got, ABSENT);
@@ -120,10 +121,10 @@ class BatchesTest {
                     if (round == 20) {
                         t.clear();
                         model.clear();
-                        t.checkInvariants();
+                        IndexAssertions.checkInvariants(t);
                     }
                 }
-                t.checkInvariants();
+                IndexAssertions.checkInvariants(t);
                 long[] all = new long[(int) t.size()];
                 int[] i = {0};
                 t.forEach((k, v) -> all[i[0]++] = k);

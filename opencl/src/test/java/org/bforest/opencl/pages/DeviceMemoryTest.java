@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.bforest.NativeLongIndex;
+import org.bforest.contract.IndexAssertions;
 import org.bforest.opencl.DeviceSearch;
 import org.bforest.opencl.OpenClException;
 import org.bforest.opencl.OpenClTesting;
@@ -84,7 +85,7 @@ class DeviceMemoryTest {
     }
 
     private static void assertSame(TreeMap<Long, Long> model, NativeLongIndex t, String at) {
-        t.checkInvariants();
+        IndexAssertions.checkInvariants(t);
         assertEquals(model.size(), t.size(), at + ": size");
         List<long[]> seen = new ArrayList<>();
         t.forEach((k, v) -> seen.add(new long[] {k, v}));

@@ -1,13 +1,18 @@
-package org.bforest.spi;
+package org.bforest.util;
 
 import java.util.Objects;
 
-/** The argument checks of the batched calls, written once for {@code LongIndex}'s defaults and every override. */
+/**
+ * The argument checks of the batched calls ({@code getAll}, {@code putAll}, {@code rangeCountAll}),
+ * written once for {@code LongIndex}'s defaults and every structure's override, so that every
+ * structure rejects a bad batch with the same message. It lives in {@code util}, below the API,
+ * because the API's own defaults call it: the API must not import {@code spi}, which stands on it.
+ */
 public final class BatchArguments {
     private BatchArguments() {
     }
 
-    /** {@link org.bforest.LongIndex#getAll}: both arrays present, the output at least as long as the keys. */
+    /** {@code LongIndex.getAll}: both arrays present, the output at least as long as the keys. */
     public static void checkGetAll(long[] keys, long[] values) {
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(values, "values");
@@ -17,7 +22,7 @@ public final class BatchArguments {
         }
     }
 
-    /** {@link org.bforest.LongIndex#putAll}: both arrays present and of one length. */
+    /** {@code LongIndex.putAll}: both arrays present and of one length. */
     public static void checkPutAll(long[] keys, long[] values) {
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(values, "values");
@@ -27,7 +32,7 @@ public final class BatchArguments {
         }
     }
 
-    /** {@link org.bforest.LongIndex#rangeCountAll}: three arrays present, the bounds of one length, the output long enough. */
+    /** {@code LongIndex.rangeCountAll}: three arrays present, the bounds of one length, the output long enough. */
     public static void checkRangeCountAll(long[] from, long[] to, long[] counts) {
         Objects.requireNonNull(from, "from");
         Objects.requireNonNull(to, "to");

@@ -1,0 +1,51 @@
+package org.bforest;
+
+import org.bforest.bplus.BPlusTrees;
+
+/**
+ * Builds the plain B+-tree (sorted, packed nodes searched by binary search: the baseline the
+ * BS-tree paper measures against), empty or bulk-loaded; from {@link Indexes#bPlusTreeBuilder()}.
+ * Each setter checks its setting at once.
+ *
+ * <pre>{@code
+ * LongIndex sparse = Indexes.bPlusTreeBuilder()
+ *         .leafFill(0.75)                // 0.5 to 1; default 1 (full leaves)
+ *         .build(sortedKeys, values);
+ * }</pre>
+ */
+public final class BPlusTreeBuilder {
+    private double leafFill = 1.0;
+
+    BPlusTreeBuilder() {
+    }
+
+    /**
+     * The fraction of each leaf's 16 slots a bulk load fills, 0.5 to 1 (default 1, full leaves):
+     * 0.75 is the paper's "sparse B+-tree", with 25% of every leaf free for inserts. It shapes
+     * the bulk load only; an empty tree fills its leaves by splits.
+     *
+     * @throws IllegalArgumentException for a fill outside [0.5, 1]
+     */
+    public BPlusTreeBuilder leafFill(double fill) {
+        this.leafFill = BuilderChecks.leafFill(fill);
+        return this;
+    }
+
+    /** An empty tree. */
+    public LongIndex build() {
+        return BPlusTrees.empty();
+    }
+
+    /**
+     * A tree bulk-loaded from {@code sortedKeys} with leaves {@link #leafFill} full. The arrays
+     * are copied; the caller may reuse them.
+     *
+     * @param sortedKeys keys in strictly ascending signed order
+     * @param values     the value of each key, or {@code null} for all 0
+     * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays differ
+     *                                  in length; nothing is built
+     */
+    public LongIndex build(long[] sortedKeys, long[] values) {
+        return BPlusTrees.bulkLoad(sortedKeys, values, leafFill);
+    }
+}
