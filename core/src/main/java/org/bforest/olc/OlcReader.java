@@ -29,6 +29,7 @@ import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.kernel.Prefetch;
 import org.bforest.util.BatchArguments;
+import org.bforest.util.Bounds;
 
 /**
  * The read side of the concurrent BS-tree: look-ups ({@code get}, {@code containsKey},
@@ -624,14 +625,11 @@ final class OlcReader {
      */
     static long walk(OlcBSTree t, long from, boolean fromInclusive, long to, boolean toInclusive,
             LongEntryVisitor visitor) {
-        if (!fromInclusive && from == MAXKEY || !toInclusive && to == Long.MIN_VALUE) {
+        if (Bounds.isEmpty(from, fromInclusive, to, toInclusive)) {
             return 0;
         }
-        long lo = fromInclusive ? from : from + 1;
-        long hi = toInclusive ? to : to - 1;
-        if (lo > hi) {
-            return 0;
-        }
+        long lo = Bounds.lowest(from, fromInclusive);
+        long hi = Bounds.highest(to, toInclusive);
         long n = 0;
         if (lo < MAXKEY) {
             OlcCursor c = new OlcCursor(t);

@@ -7,6 +7,7 @@ import java.util.Objects;
 import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
+import org.bforest.util.Bounds;
 import org.bforest.util.SortedInput;
 
 /**
@@ -501,14 +502,11 @@ public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
      * scan (for tests); -1 is the index's own choice ({@link #countInLeaves}).
      */
     public final long rangeCount(long from, boolean fromInclusive, long to, boolean toInclusive, int scanLeaves) {
-        if (!fromInclusive && from == MAXKEY || !toInclusive && to == Long.MIN_VALUE) {
+        if (Bounds.isEmpty(from, fromInclusive, to, toInclusive)) {
             return 0;
         }
-        long lo = fromInclusive ? from : from + 1;
-        long hi = toInclusive ? to : to - 1;
-        if (lo > hi) {
-            return 0;
-        }
+        long lo = Bounds.lowest(from, fromInclusive);
+        long hi = Bounds.highest(to, toInclusive);
         // Leaves never hold MAXKEY: [lo, hi] is [lo, hi + 1) in the leaves, or [lo, MAXKEY) and the
         // out-of-band key.
         if (hi == MAXKEY) {
@@ -528,14 +526,11 @@ public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
     public final long rangeVisit(long from, boolean fromInclusive, long to, boolean toInclusive,
                                  LongEntryVisitor visitor, int scanLeaves) {
         Objects.requireNonNull(visitor, "visitor");
-        if (!fromInclusive && from == MAXKEY || !toInclusive && to == Long.MIN_VALUE) {
+        if (Bounds.isEmpty(from, fromInclusive, to, toInclusive)) {
             return 0;
         }
-        long lo = fromInclusive ? from : from + 1;
-        long hi = toInclusive ? to : to - 1;
-        if (lo > hi) {
-            return 0;
-        }
+        long lo = Bounds.lowest(from, fromInclusive);
+        long hi = Bounds.highest(to, toInclusive);
         int expected = modCount;
         long n = visitBelow(lo, hi == MAXKEY ? MAXKEY : hi + 1, visitor, scanLeaves, expected);
         if (n < 0) {

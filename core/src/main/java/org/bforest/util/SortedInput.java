@@ -10,7 +10,7 @@ public final class SortedInput {
 
     /**
      * @param keys   must be strictly ascending in signed order
-     * @param values {@code null} (key-only) or as long as {@code keys}
+     * @param values {@code null} (every value 0; a key-only structure stores none) or as long as {@code keys}
      * @throws IllegalArgumentException naming the first offending index
      * @throws NullPointerException     if {@code keys} is null
      */
@@ -20,7 +20,7 @@ public final class SortedInput {
         }
         if (values != null && values.length != keys.length) {
             throw new IllegalArgumentException("values has length " + values.length + " but keys has length "
-                    + keys.length + ": pass one value per key, or null for a key-only index");
+                    + keys.length + ": pass one value per key, or null for every value 0");
         }
         for (int i = 1; i < keys.length; i++) {
             if (keys[i] <= keys[i - 1]) {
