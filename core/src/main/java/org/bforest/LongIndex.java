@@ -291,8 +291,8 @@ public interface LongIndex {
      * are boxed, so it is slower than the primitive methods; {@code null} keys and values are
      * rejected with a {@link NullPointerException}. Its {@code put} and {@code remove} cost one
      * descent each.
+     * Every structure returns {@link LongIndexViews#asNavigableMap(LongIndex)} of itself; an
+     * implementation of this interface outside bforest can do the same.
      */
-    default NavigableMap<Long, Long> asNavigableMap() {
-        return new LongNavigableMap(this);
-    }
+    NavigableMap<Long, Long> asNavigableMap();
 }

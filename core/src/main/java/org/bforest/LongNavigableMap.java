@@ -19,8 +19,9 @@ import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 
 /**
- * The live {@link NavigableMap} view of a {@link LongIndex} returned by
- * {@link LongIndex#asNavigableMap()}; it behaves like a {@link java.util.TreeMap} with natural
+ * The live {@link NavigableMap} view of a {@link LongIndex}, made by
+ * {@link LongIndexViews#asNavigableMap(LongIndex)} (what every structure's
+ * {@code asNavigableMap()} returns); it behaves like a {@link java.util.TreeMap} with natural
  * ordering that rejects {@code null} keys and values.
  *
  * <p><b>One class for every view.</b> Like {@code ConcurrentSkipListMap.SubMap}, a single class
@@ -38,7 +39,7 @@ import java.util.function.BiFunction;
  * previous value, and whether {@link LongIndex#size()} moved says whether there was one. That
  * holds when nothing else changes the size in between, which is the case for an index that is
  * not thread-safe (the view is no more thread-safe than its index); on the concurrent BS-tree
- * ({@link Indexes#concurrentBsTree()}) other threads change the size at any time, so under
+ * ({@code Indexes.concurrentBsTree()}) other threads change the size at any time, so under
  * concurrent writes a {@code put} or {@code remove} through the view may answer {@code null} for
  * a key that was there, or the other way round (the index itself is updated correctly).
  *

@@ -794,6 +794,7 @@ class NavigableMapViewTest {
             this.d = delegate;
         }
 
+        @Override public NavigableMap<Long, Long> asNavigableMap() { return LongIndexViews.asNavigableMap(this); }
         @Override public long put(long key, long value) { descents++; return d.put(key, value); }
         @Override public long get(long key, long absent) { descents++; return d.get(key, absent); }
         @Override public boolean containsKey(long key) { descents++; return d.containsKey(key); }

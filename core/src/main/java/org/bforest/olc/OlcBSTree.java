@@ -2,11 +2,13 @@ package org.bforest.olc;
 
 import static org.bforest.kernel.GapSlots.MAXKEY;
 
+import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
+import org.bforest.LongIndexViews;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.spi.InvariantCheckable;
 
@@ -214,5 +216,10 @@ final class OlcBSTree extends OlcNodes implements LongIndex, InvariantCheckable 
     public String toString() {
         return "concurrent BS-tree[size=" + size() + ", height=" + rootHeight() + ", leaves=" + leafCount.get()
                 + ", inner=" + innerCount.get() + ", search=" + NodeSearch.describe() + "]";
+    }
+
+    @Override
+    public NavigableMap<Long, Long> asNavigableMap() {
+        return LongIndexViews.asNavigableMap(this);
     }
 }

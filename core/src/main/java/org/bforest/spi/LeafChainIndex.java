@@ -2,11 +2,13 @@ package org.bforest.spi;
 
 import java.util.BitSet;
 import java.util.ConcurrentModificationException;
+import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
+import org.bforest.LongIndexViews;
 import org.bforest.util.Bounds;
 import org.bforest.util.SortedInput;
 
@@ -823,5 +825,10 @@ public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
             LeafChainIndex.this.remove(key);
             at(nearPos(key, true, false));
         }
+    }
+
+    @Override
+    public final NavigableMap<Long, Long> asNavigableMap() {
+        return LongIndexViews.asNavigableMap(this);
     }
 }

@@ -2,11 +2,13 @@ package org.bforest.testing;
 
 import java.util.ConcurrentModificationException;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.TreeMap;
 import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
+import org.bforest.LongIndexViews;
 import org.bforest.spi.InvariantCheckable;
 
 /**
@@ -138,5 +140,10 @@ public final class TreeMapIndex implements LongIndex, InvariantCheckable {
             TreeMapIndex.this.remove(k);
             set(map.higherEntry(k));
         }
+    }
+
+    @Override
+    public NavigableMap<Long, Long> asNavigableMap() {
+        return LongIndexViews.asNavigableMap(this);
     }
 }
