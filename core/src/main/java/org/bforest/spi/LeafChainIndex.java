@@ -472,7 +472,7 @@ public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
 
     @Override
     public LongCursor cursor() {
-        return new Cursor();
+        return new ChainCursor(this);
     }
 
     // ---- ranges -------------------------------------------------------------------------------
@@ -732,99 +732,6 @@ public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
     /** Throws the {@link IllegalStateException} of a broken invariant, naming the structure. */
     protected final void fail(String what) {
         throw new IllegalStateException(name + " invariant broken: " + what);
-    }
-
-    // ---- cursor -------------------------------------------------------------------------------
-
-    /** A (leaf, slot) position walking the chain; stale (fail-fast) when {@link #modCount} moves. */
-    private final class Cursor implements LongCursor {
-        private long pos = POS_NONE;
-        private int expected = modCount;
-
-        private boolean at(long p) {
-            pos = p;
-            expected = modCount;
-            return p != POS_NONE;
-        }
-
-        private void checkFresh() {
-            if (expected != modCount) {
-                throw new ConcurrentModificationException("the index was changed after this cursor was positioned");
-            }
-        }
-
-        private long current() {
-            checkFresh();
-            if (pos == POS_NONE) {
-                throw new NoSuchElementException("the cursor is not on an entry");
-            }
-            return pos;
-        }
-
-        @Override
-        public boolean seekCeiling(long key) {
-            return at(nearPos(key, true, true));
-        }
-
-        @Override
-        public boolean seekFloor(long key) {
-            return at(nearPos(key, false, true));
-        }
-
-        @Override
-        public boolean seekHigher(long key) {
-            return at(nearPos(key, true, false));
-        }
-
-        @Override
-        public boolean seekLower(long key) {
-            return at(nearPos(key, false, false));
-        }
-
-        @Override
-        public boolean seekFirst() {
-            return at(firstPos());
-        }
-
-        @Override
-        public boolean seekLast() {
-            return at(lastPos());
-        }
-
-        @Override
-        public boolean next() {
-            checkFresh();
-            return pos != POS_NONE && at(nextPos(pos));
-        }
-
-        @Override
-        public boolean previous() {
-            checkFresh();
-            return pos != POS_NONE && at(prevPos(pos));
-        }
-
-        @Override
-        public boolean isValid() {
-            checkFresh();
-            return pos != POS_NONE;
-        }
-
-        @Override
-        public long key() {
-            return keyAt(current());
-        }
-
-        @Override
-        public long value() {
-            return valueAt(current());
-        }
-
-        @Override
-        public void remove() {
-            long key = keyAt(current());
-            LeafChainIndex.this.remove(key);
-            at(nearPos(key, true, false));
-        }
     }
 
     @Override
