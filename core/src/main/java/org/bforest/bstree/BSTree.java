@@ -18,7 +18,7 @@ import org.bforest.storage.LongNodeArray;
  * sections 3, 4 and 6), single-threaded, uncompressed.
  *
  * <h2>Layout</h2>
- * Every node has {@value #N} key slots. Nodes are not objects: they are int ids into flat,
+ * Every node has {@value Slots#N} key slots. Nodes are not objects: they are int ids into flat,
  * chunked primitive arrays ({@link LongNodeArray}, {@link IntNodeArray}), one family for leaves and
  * one for inner nodes, and each concern in its own array so that a search touches only keys:
  * <ul>
@@ -104,7 +104,7 @@ final class BSTree extends GappedTree {
 
     /**
      * Where a leaf's keys start in its {@code leafKeys} chunk, and its values in its
-     * {@code leafVals} chunk: both arrays have standard chunks and stride {@value #N}, so this is
+     * {@code leafVals} chunk: both arrays have standard chunks and stride {@value Slots#N}, so this is
      * {@link LongNodeArray#offsetOf} with a constant stride (a shift, no field loads).
      */
     static int leafOffset(int leaf) {
@@ -563,7 +563,7 @@ final class BSTree extends GappedTree {
     @Override
     int loadLeaves(long[] keys, long[] values, int n, double leafFill, int[] ids, long[] mins) {
         boolean withValues = !keyOnly && values != null;
-        int[] at = new int[N];
+        int perLeaf = BulkLayout.perLeaf(N, leafFill);
         int leaves = 0;
         int i = 0;
         while (i < n) {
@@ -580,20 +580,30 @@ final class BSTree extends GappedTree {
             ids[leaves] = leaf;
             mins[leaves] = keys[i];
             leaves++;
-            int placed = BulkLayout.place(keys, i, n, N, leafFill, at);
             int bm = 0;
-            int s = 0;
-            for (int j = 0; j < placed; j++, i++) {
+            int slot = 0;
+            int placed = 0;
+            boolean gapBefore = false;
+            while (slot < N && i < n) {
                 long k = keys[i];
-                for (; s <= at[j]; s++) {
-                    kc[off + s] = k; // the key, and the gap before it if there is one
+                kc[off + slot] = k;
+                if (gapBefore) {
+                    kc[off + slot - 1] = k;
                 }
                 if (vc != null) {
-                    vc[off + at[j]] = values[i];
+                    vc[off + slot] = values[i];
                 }
-                bm |= 1 << at[j];
+                bm |= 1 << slot;
+                slot++;
+                placed++;
+                i++;
+                // BulkLayout.place's rule, applied as the slots are written (one pass).
+                gapBefore = BulkLayout.gapAfter(keys, i, n, placed, slot, N, perLeaf);
+                if (gapBefore) {
+                    slot++;
+                }
             }
-            for (; s < N; s++) {
+            for (int s = Slots.highestBit(bm) + 1; s < N; s++) {
                 kc[off + s] = MAXKEY;
             }
             leafInfo.chunk(leaf)[leafInfo.offset(leaf) + META] = meta(bm);

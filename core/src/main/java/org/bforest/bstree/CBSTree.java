@@ -175,18 +175,20 @@ final class CBSTree extends GappedTree {
         return ForLeafCodec.prev(leaves.chunk(leaf)[infoAt(leaf) + LINKS]);
     }
 
-    private void setLinks(int leaf, int next, int prev) {
-        leaves.chunk(leaf)[infoAt(leaf) + LINKS] = ForLeafCodec.links(next, prev);
-    }
+    // Each finds the links word once: the bulk load's chainLeaves calls them for every leaf.
 
     @Override
     protected void setLeafNext(int leaf, int next) {
-        setLinks(leaf, next, leafPrev(leaf));
+        long[] c = leaves.chunk(leaf);
+        int at = infoAt(leaf) + LINKS;
+        c[at] = ForLeafCodec.links(next, ForLeafCodec.prev(c[at]));
     }
 
     @Override
     protected void setLeafPrev(int leaf, int prev) {
-        setLinks(leaf, leafNext(leaf), prev);
+        long[] c = leaves.chunk(leaf);
+        int at = infoAt(leaf) + LINKS;
+        c[at] = ForLeafCodec.links(ForLeafCodec.next(c[at]), prev);
     }
 
     @Override

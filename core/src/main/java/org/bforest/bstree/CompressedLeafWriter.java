@@ -155,7 +155,8 @@ final class CompressedLeafWriter {
         long[] ic = t.leaves.chunk(leaf);
         int io = t.infoAt(leaf);
         if (inLanes) {
-            ForLeafCodec.encodeValueLanes(vs, from, n, width, at, laneScratch, ic, t.keysAt(leaf), io);
+            long v0 = ForLeafCodec.valueLanes(vs, from, n, width, at, laneScratch);
+            ForLeafCodec.storeValues(laneScratch, width, v0, ic, t.keysAt(leaf), io);
         } else {
             if (vs != null) {
                 System.arraycopy(vs, from, t.values.chunk(ref), t.values.offset(ref), n);
@@ -168,8 +169,9 @@ final class CompressedLeafWriter {
 
     /** Writes keys {@code ks[from, from+n)} at lanes {@code at[0, n)} (ascending), k0, bitmap and gaps. */
     private void fillLeaf(int leaf, long[] ks, int from, int n, int width, int[] at, long firstK0) {
-        ForLeafCodec.encodeKeys(ks, from, n, width, at, ForLeafCodec.k0For(width, firstK0), laneScratch,
-                t.leaves.chunk(leaf), t.keysAt(leaf), t.infoAt(leaf));
+        long k0 = ForLeafCodec.k0For(width, firstK0);
+        long bm = ForLeafCodec.keyLanes(ks, from, n, width, at, k0, laneScratch);
+        ForLeafCodec.storeKeys(laneScratch, width, k0, bm, t.leaves.chunk(leaf), t.keysAt(leaf), t.infoAt(leaf));
     }
 
     /** The bulk load's leaf level ({@link GappedTree#loadLeaves}): one pass, a leaf at a time. */

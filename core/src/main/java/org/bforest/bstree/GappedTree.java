@@ -20,10 +20,12 @@ import org.bforest.storage.NodeIds;
  * {@link #allocLeaf}, {@link #freeLeaf}, {@link #loadLeaves} and {@link #trimLeaves}; none of them is
  * called on a look-up, and an update calls them only when a leaf splits or empties.
  *
- * <p>What stays apart although it looks alike: each tree's {@code get}/{@code getAll}, in-leaf
- * search and {@code visitLeaf} loop decode their own leaf format in line. Written once, they would
- * reach the leaf through a call per key (or per leaf) that the JIT could no longer specialise to
- * one format, on the paths every look-up and range visit runs.
+ * <p>What stays apart although it looks alike: each tree's {@code get}, {@code getAll},
+ * {@code containsKey}, {@code put} and {@code remove} (their {@code MAXKEY} test, batching and
+ * size/verify epilogue included), in-leaf search and {@code visitLeaf} loop. They decode their own
+ * leaf format in line; written once, they would reach the leaf through a call per key (or per
+ * leaf) that the JIT could no longer specialise to one format, on the paths every look-up, update
+ * and range visit runs.
  *
  * <p>Leaf bitmaps are handled as {@code long}s here, whatever a leaf keeps; positions are
  * {@code leaf << 6 | slot}, room for the CBS-tree's 64-slot leaves.
@@ -186,7 +188,7 @@ abstract sealed class GappedTree extends LeafChainIndex implements BSTreeIndex p
             return;
         }
         // Every leaf but the last takes at least round(leafFill * 16) keys (a CBS-tree leaf more).
-        int maxLeaves = leavesFor(n, Math.max(1, Math.min(Slots.N, (int) Math.round(leafFill * Slots.N))));
+        int maxLeaves = leavesFor(n, BulkLayout.perLeaf(Slots.N, leafFill));
         int[] ids = new int[maxLeaves];
         long[] mins = new long[maxLeaves];
         int count = loadLeaves(keys, values, n, leafFill, ids, mins);

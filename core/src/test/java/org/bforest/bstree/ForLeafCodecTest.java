@@ -57,11 +57,12 @@ class ForLeafCodecTest {
         int n = ks.length;
         long[] c = record();
         long[] scratch = new long[ForLeafCodec.MAX_LANES];
-        ForLeafCodec.encodeKeys(ks, 0, n, width, at, k0, scratch, c, OFF, io());
+        long bm = ForLeafCodec.keyLanes(ks, 0, n, width, at, k0, scratch);
+        ForLeafCodec.storeKeys(scratch, width, k0, bm, c, OFF, io());
         c[io() + ForLeafCodec.META] = ForLeafCodec.meta(0, 0, width);
         String what = n + " keys at width " + width + " from " + ks[0] + " above " + k0;
         assertEquals(k0, c[io() + ForLeafCodec.K0], what);
-        long bm = c[io() + ForLeafCodec.BITMAP];
+        assertEquals(bm, c[io() + ForLeafCodec.BITMAP], what);
         assertEquals(n, Long.bitCount(bm), what);
         // Lanes: used ones hold key - k0, a gap the next used lane, trailing ones MAXD.
         int lanes = ForLeafCodec.lanes(width);
@@ -143,7 +144,10 @@ class ForLeafCodecTest {
         // A 64-bit leaf's lanes are the keys with the sign bit flipped.
         long[] c = record();
         long[] ks = {Long.MIN_VALUE, -1, 0, Long.MAX_VALUE - 1};
-        ForLeafCodec.encodeKeys(ks, 0, 4, 64, new int[] {0, 1, 2, 3}, Long.MIN_VALUE, new long[64], c, OFF, io());
+        long[] lanes = new long[64];
+        long bm = ForLeafCodec.keyLanes(ks, 0, 4, 64, new int[] {0, 1, 2, 3}, Long.MIN_VALUE, lanes);
+        assertEquals(0b1111, bm);
+        ForLeafCodec.storeKeys(lanes, 64, Long.MIN_VALUE, bm, c, OFF, io());
         for (int i = 0; i < 4; i++) {
             assertEquals(ks[i] ^ Long.MIN_VALUE, c[OFF + i]);
         }
@@ -170,9 +174,11 @@ class ForLeafCodecTest {
                     ForLeafCodec.spread(n, width, at);
                     long[] c = record();
                     int io = io();
-                    ForLeafCodec.encodeKeys(LongStream.range(0, n).toArray(), 0, n, width, at,
-                            ForLeafCodec.k0For(width, 0), scratch, c, OFF, io);
-                    ForLeafCodec.encodeValueLanes(vs, 0, n, width, at, scratch, c, OFF, io);
+                    long k0 = ForLeafCodec.k0For(width, 0);
+                    long bm = ForLeafCodec.keyLanes(LongStream.range(0, n).toArray(), 0, n, width, at, k0, scratch);
+                    ForLeafCodec.storeKeys(scratch, width, k0, bm, c, OFF, io);
+                    long v0 = ForLeafCodec.valueLanes(vs, 0, n, width, at, scratch);
+                    ForLeafCodec.storeValues(scratch, width, v0, c, OFF, io);
                     String what = n + " values at width " + width + " near " + base;
                     assertEquals(ForLeafCodec.laneBase(vs, 0, n, width), c[io + ForLeafCodec.V0], what);
                     assertEquals(ForLeafCodec.laneMeta(width), c[io + ForLeafCodec.META], what);
@@ -192,7 +198,9 @@ class ForLeafCodecTest {
             // No values: zeros, above v0 = 0.
             long[] c = record();
             int[] at = {0, 5};
-            ForLeafCodec.encodeValueLanes(null, 0, 2, width, at, scratch, c, OFF, io());
+            Arrays.fill(scratch, 7); // whatever a previous leaf left there
+            ForLeafCodec.storeValues(scratch, width, ForLeafCodec.valueLanes(null, 0, 2, width, at, scratch), c, OFF,
+                    io());
             assertEquals(0, c[io() + ForLeafCodec.V0]);
             for (int w = 0; w < 16; w++) {
                 assertEquals(0, c[OFF + ForLeafCodec.VALS + w]);
