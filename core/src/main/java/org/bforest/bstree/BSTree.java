@@ -7,10 +7,10 @@ import static org.bforest.bstree.Slots.meta;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.GapSlots;
 import org.bforest.kernel.NodeSearch;
-import org.bforest.util.BatchArguments;
-import org.bforest.storage.NodeIds;
+import org.bforest.kernel.Prefetch;
 import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;
+import org.bforest.util.BatchArguments;
 
 /**
  * The BS-tree: a gapped, data-parallel B+-tree (Tsitsigkos, Lampropoulos, Bouros, Mamoulis and
@@ -18,7 +18,7 @@ import org.bforest.storage.LongNodeArray;
  * sections 3, 4 and 6), single-threaded, uncompressed.
  *
  * <h2>Layout</h2>
- * Every node has {@value #N} key slots. Nodes are not objects: they are int ids into flat,
+ * Every node has {@value Slots#N} key slots. Nodes are not objects: they are int ids into flat,
  * chunked primitive arrays ({@link LongNodeArray}, {@link IntNodeArray}), one family for leaves and
  * one for inner nodes, and each concern in its own array so that a search touches only keys:
  * <ul>
@@ -76,10 +76,6 @@ final class BSTree extends GappedTree {
     /** The values, at the same offsets as the keys; {@code null} in a {@link #keyOnly} tree. */
     LongNodeArray leafVals;
     IntNodeArray leafInfo;
-    /** High-water mark of allocated leaf ids. */
-    final NodeIds leafIds = new NodeIds();
-    /** Bumped by every leaf split and removal (with the inner levels' count, drives {@link #VERIFY}). */
-    private int structureChanges;
 
     // Scratch space for a leaf split, allocated once: its 17 entries.
     private final long[] splitKeys = new long[N + 1];
@@ -94,25 +90,21 @@ final class BSTree extends GappedTree {
     BSTree(boolean keyOnly) {
         super(keyOnly ? "BS-tree set" : "BS-tree");
         this.keyOnly = keyOnly;
-        init(1);
+        init();
     }
 
-    private void init(int leaves) {
-        leafKeys = new LongNodeArray(N, leaves);
-        leafVals = keyOnly ? null : new LongNodeArray(N, leaves);
-        leafInfo = new IntNodeArray(INFO, leaves);
-        leafIds.reset();
-        int root = allocLeaf();
-        inner.reset(root);
-        headLeaf = root;
-        tailLeaf = root;
+    @Override
+    void newLeaves() {
+        leafKeys = new LongNodeArray(N, 1);
+        leafVals = keyOnly ? null : new LongNodeArray(N, 1);
+        leafInfo = new IntNodeArray(INFO, 1);
     }
 
     // ---- leaf accessors -------------------------------------------------------------------------
 
     /**
      * Where a leaf's keys start in its {@code leafKeys} chunk, and its values in its
-     * {@code leafVals} chunk: both arrays have standard chunks and stride {@value #N}, so this is
+     * {@code leafVals} chunk: both arrays have standard chunks and stride {@value Slots#N}, so this is
      * {@link LongNodeArray#offsetOf} with a constant stride (a shift, no field loads).
      */
     static int leafOffset(int leaf) {
@@ -168,6 +160,7 @@ final class BSTree extends GappedTree {
         return keyOnly ? 0 : leafVals.chunk(leaf)[leafOffset(leaf) + slot];
     }
 
+    /** The range visit's inner loop over one leaf; apart from the CBS-tree's for speed (see {@link GappedTree}). */
     @Override
     protected int visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
         long[] kc = leafKeys.chunk(leaf);
@@ -192,7 +185,8 @@ final class BSTree extends GappedTree {
      * A fresh leaf: keys all {@link Slots#MAXKEY}, no slot used, unlinked. May grow the storage,
      * so a caller must fetch chunk arrays again afterwards.
      */
-    private int allocLeaf() {
+    @Override
+    int allocLeaf() {
         growLeaves(leafIds.needed());
         int leaf = leafIds.next();
         long[] kc = leafKeys.chunk(leaf);
@@ -215,14 +209,10 @@ final class BSTree extends GappedTree {
     }
 
     /** Returns a leaf to the free list; {@link #reserveForRemoval} made room for it. */
-    private void freeLeaf(int leaf) {
+    @Override
+    void freeLeaf(int leaf) {
         leafInfo.chunk(leaf)[leafInfo.offset(leaf) + META] = 0;
         leafIds.release(leaf);
-    }
-
-    /** Free leaf ids, for the invariant checker. */
-    int[] freeLeafIds() {
-        return leafIds.freeIds();
     }
 
     /** Room for leaf ids {@code [0, leaves)} in every leaf array. */
@@ -248,17 +238,14 @@ final class BSTree extends GappedTree {
         long[] kc = leafKeys.chunk(leaf);
         long[] vc = leafVals.chunk(leaf);
         int off = leafOffset(leaf);
-        // Start the value lines' loads with the keys' (see InnerLevels.touch).
-        int t = (int) ((vc[off] | vc[off + N / 2] | vc[off + N - 1]) & InnerLevels.touch);
+        // Start the value lines' loads with the keys' (see Prefetch).
+        int t = (int) ((vc[off] | vc[off + N / 2] | vc[off + N - 1]) & Prefetch.zero());
         int q = NodeSearch.succGT(kc, off, key);
         if (q != 0 && kc[off + q - 1] == key) {
             return vc[off + q - 1 + t];
         }
         return absent;
     }
-
-    /** Descents run in lock-step by {@link #getAll}: enough to overlap the misses, few enough to stay in registers. */
-    private static final int BATCH = 16;
 
     /**
      * Batched look-up: descends {@value #BATCH} keys at a time level by level, so the CPU has up
@@ -285,7 +272,7 @@ final class BSTree extends GappedTree {
                     t |= (int) (vc[off] ^ vc[off + N / 2] ^ vc[off + N - 1]);
                 }
             }
-            t &= InnerLevels.touch;
+            t &= Prefetch.zero();
             for (int i = 0; i < n; i++) {
                 long key = keys[base + i];
                 long v = absent;
@@ -318,13 +305,6 @@ final class BSTree extends GappedTree {
     }
 
     @Override
-    public void clear() {
-        init(1);
-        resetCommon();
-        structureChanges++;
-    }
-
-    @Override
     public boolean isCompressed() {
         return false;
     }
@@ -332,15 +312,6 @@ final class BSTree extends GappedTree {
     @Override
     public boolean isKeyOnly() {
         return keyOnly;
-    }
-
-    @Override
-    public long leafNodes() {
-        return leafIds.inUse();
-    }
-
-    private int changes() {
-        return structureChanges + inner.changes;
     }
 
     // ---- insert -------------------------------------------------------------------------------
@@ -380,11 +351,11 @@ final class BSTree extends GappedTree {
     /**
      * Returns 0, having started the loads of the value lines and the metadata of a leaf, so an
      * update waits for one memory miss where it would otherwise wait for three in a row: keys,
-     * then metadata, then values (see {@link InnerLevels#touch}).
+     * then metadata, then values (see {@link Prefetch}).
      */
     private int touchLeaf(int leaf, int off) {
         int[] ic = leafInfo.chunk(leaf);
-        int z = InnerLevels.touch;
+        int z = Prefetch.zero();
         int t = ic[leafInfo.offset(leaf)] & z;
         if (!keyOnly) {
             long[] vc = leafVals.chunk(leaf);
@@ -451,9 +422,7 @@ final class BSTree extends GappedTree {
         spreadLeaf(leaf, sk, sv, 0, left);
         spreadLeaf(right, sk, sv, left, N + 1 - left);
 
-        linkAfter(leaf, right);
-        structureChanges++;
-        inner.insertIntoParent(sk[left], right);
+        addSplitLeaf(leaf, right, sk[left]);
     }
 
     /**
@@ -517,9 +486,6 @@ final class BSTree extends GappedTree {
         modCount++;
         if (bm == 0 && inner.height > 0) {
             removeLeaf(node);
-            if (VERIFY && size <= VERIFY_LIMIT) {
-                checkInvariants();
-            }
         }
         return previous;
     }
@@ -531,14 +497,6 @@ final class BSTree extends GappedTree {
     private void reserveForRemoval() {
         leafIds.reserveReleases(1);
         inner.reserveForRemoval();
-    }
-
-    /** Unlinks and frees an empty leaf, then deletes its separator from the parent (section 4.1). */
-    private void removeLeaf(int leaf) {
-        unlinkLeaf(leaf);
-        freeLeaf(leaf);
-        structureChanges++;
-        inner.removeChild();
     }
 
     // ---- accounting ---------------------------------------------------------------------------
@@ -560,12 +518,12 @@ final class BSTree extends GappedTree {
     /**
      * Builds a tree from sorted keys (section 4.3): leaves take {@code leafFill * 16} keys with the
      * gaps spread through them (a gap after every 3 keys at 75%), except that no gap is left
-     * between consecutive integers, where nothing could be inserted (footnote 2); separators are
-     * the leaves' first keys; each inner level is built from the one below with a fill that grows
-     * by 1/8 per level up to full nodes.
+     * between consecutive integers, where nothing could be inserted (footnote 2;
+     * {@link BulkLayout#place}); separators are the leaves' first keys; each inner level is built
+     * from the one below with a fill that grows by 1/8 per level up to full nodes ({@link #load}).
      *
      * @param keys     strictly ascending
-     * @param values   one per key, or {@code null} for zeros
+     * @param values   one per key, or {@code null} for zeros (a tree with values, not key-only)
      * @param leafFill between 0.5 and 1
      * @throws IllegalArgumentException on bad input; nothing is built
      */
@@ -582,29 +540,18 @@ final class BSTree extends GappedTree {
             throw new IllegalArgumentException("a key-only BS-tree stores no values: pass null values");
         }
         BSTree t = new BSTree(keyOnly);
-        int n = t.acceptBulk(keys, values, leafFill);
-        if (n == 0) {
-            return t;
-        }
-        int perLeaf = Math.max(1, Math.min(N, (int) Math.round(leafFill * N)));
-        int maxLeaves = leavesFor(n, perLeaf);
-        int[] ids = new int[maxLeaves];
-        long[] mins = new long[maxLeaves];
-        int count = t.loadLeaves(keys, values, n, perLeaf, ids, mins);
-        t.inner.build(ids, mins, count, leafFill);
-        t.trim();
+        t.load(keys, values, leafFill);
         return t;
     }
 
-    /** Gives back storage beyond the nodes in use: a bulk-loaded tree knows its size. */
-    private void trim() {
+    @Override
+    void trimLeaves() {
         int leaves = leafIds.count();
         leafKeys.trimTo(leaves);
         if (!keyOnly) {
             leafVals.trimTo(leaves);
         }
         leafInfo.trimTo(leaves);
-        inner.trim();
     }
 
     /**
@@ -613,10 +560,11 @@ final class BSTree extends GappedTree {
      * adjacent), the slots after the last key take {@link #MAXKEY}; the values of gaps stay the
      * zeros of fresh storage.
      */
-    private int loadLeaves(long[] keys, long[] values, int n, int perLeaf, int[] ids, long[] mins) {
+    @Override
+    int loadLeaves(long[] keys, long[] values, int n, double leafFill, int[] ids, long[] mins) {
         boolean withValues = !keyOnly && values != null;
+        int perLeaf = BulkLayout.perLeaf(N, leafFill);
         int leaves = 0;
-        int prev = NONE;
         int i = 0;
         while (i < n) {
             int leaf;
@@ -649,8 +597,8 @@ final class BSTree extends GappedTree {
                 slot++;
                 placed++;
                 i++;
-                boolean gapDue = (placed * N / perLeaf) - ((placed - 1) * N / perLeaf) > 1;
-                gapBefore = gapDue && slot < N && i < n && keys[i] != k + 1;
+                // BulkLayout.place's rule, applied as the slots are written (one pass).
+                gapBefore = BulkLayout.gapAfter(keys, i, n, placed, slot, N, perLeaf);
                 if (gapBefore) {
                     slot++;
                 }
@@ -658,18 +606,8 @@ final class BSTree extends GappedTree {
             for (int s = Slots.highestBit(bm) + 1; s < N; s++) {
                 kc[off + s] = MAXKEY;
             }
-            int[] ic = leafInfo.chunk(leaf);
-            int io = leafInfo.offset(leaf);
-            ic[io + META] = meta(bm);
-            ic[io + PREV] = prev;
-            ic[io + NEXT] = NONE;
-            if (prev != NONE) {
-                setLeafNext(prev, leaf);
-            }
-            prev = leaf;
+            leafInfo.chunk(leaf)[leafInfo.offset(leaf) + META] = meta(bm);
         }
-        headLeaf = ids[0];
-        tailLeaf = prev;
         return leaves;
     }
 }

@@ -23,6 +23,8 @@ public final class BSTrees {
      * A tree bulk-loaded from {@code sortedKeys}: the CBS-tree when {@code compressed}, else the
      * plain BS-tree.
      *
+     * @param values one per key, or {@code null} for zeros: a tree that stores values all 0 and
+     *               takes any later value, not a key-only one (that is {@link #bulkLoadKeyOnly})
      * @throws IllegalArgumentException on unsorted or duplicate keys, arrays of different lengths
      *                                  or a fill outside [0.5, 1]; nothing is built
      */

@@ -1,13 +1,34 @@
 package org.bforest.bstree;
 
+import static org.bforest.bstree.ForLeafCodec.BITMAP;
+import static org.bforest.bstree.ForLeafCodec.K0;
+import static org.bforest.bstree.ForLeafCodec.LINKS;
+import static org.bforest.bstree.ForLeafCodec.META;
+import static org.bforest.bstree.ForLeafCodec.V0;
+import static org.bforest.bstree.ForLeafCodec.VALS;
+import static org.bforest.bstree.ForLeafCodec.below;
+import static org.bforest.bstree.ForLeafCodec.fitsLane;
+import static org.bforest.bstree.ForLeafCodec.hasLanes;
+import static org.bforest.bstree.ForLeafCodec.headroomBelow;
+import static org.bforest.bstree.ForLeafCodec.laneMeta;
+import static org.bforest.bstree.ForLeafCodec.lanes;
+import static org.bforest.bstree.ForLeafCodec.lanesFit;
+import static org.bforest.bstree.ForLeafCodec.lines;
+import static org.bforest.bstree.ForLeafCodec.linesFor;
+import static org.bforest.bstree.ForLeafCodec.maxD;
+import static org.bforest.bstree.ForLeafCodec.meta;
+import static org.bforest.bstree.ForLeafCodec.narrowestWidth;
+import static org.bforest.bstree.ForLeafCodec.ref;
+import static org.bforest.bstree.ForLeafCodec.width;
+
 import java.util.Arrays;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.kernel.PackedLanes;
-import org.bforest.util.BatchArguments;
-import org.bforest.storage.NodeIds;
+import org.bforest.kernel.Prefetch;
 import org.bforest.storage.LongBlockHeap;
 import org.bforest.storage.LongNodeArray;
+import org.bforest.util.BatchArguments;
 
 /**
  * The compressed BS-tree (CBS-tree; BS-tree paper, sections 5 and 6): the BS-tree's inner levels
@@ -18,16 +39,14 @@ import org.bforest.storage.LongNodeArray;
  *
  * <h2>Leaves</h2>
  * A leaf is one record in {@code leaves}: its key block, its value lanes (in a tree with value
- * lanes) and its info, in that order, so a look-up's loads all go to one place.
+ * lanes) and its info, in that order, so a look-up's loads all go to one place. The record's
+ * layout and its frame-of-reference codec are {@link ForLeafCodec}'s.
  * <ul>
- * <li>keys: the 16-long key block, read as lanes of the leaf's width
- *     ({@link PackedLanes}). Lane {@code i} holds {@code key - k0} (unsigned), where {@code k0} is
- *     the leaf's reference key. Gaps hold the next used difference, or the width's all-ones value
- *     ({@code MAXD}, never a used difference) when none follows, so the lanes ascend and the
- *     branch-free search and the rules of the plain BS-tree carry over unchanged.</li>
- * <li>info: {@code k0}, the 64-bit slot bitmap, the chain ({@code next << 32 | prev}), a word
- *     {@code valueRef << 32 | valueLines << 8 | LANE_VALUES | width} and, in a tree with value
- *     lanes, the values' reference {@code v0}: 4 longs, or 5.</li>
+ * <li>keys: the 16-long key block, read as lanes of the leaf's width ({@link PackedLanes}):
+ *     {@code key - k0} (unsigned), gaps holding the next used difference, or the width's
+ *     {@code MAXD}, so the branch-free search and the rules of the plain BS-tree carry over.</li>
+ * <li>info: {@code k0}, the 64-bit slot bitmap, the chain, the info word (width, value form) and,
+ *     in a tree with value lanes, the values' reference {@code v0}: 4 longs, or 5.</li>
  * <li>values, in one of two forms per leaf. This is where the CBS-tree departs from the paper,
  *     whose trees hold keys only: a map's values are 8 bytes a key that no key compression
  *     shrinks, and stored slot-aligned they would cost a 64-slot leaf 512 bytes for its 48 keys.
@@ -46,7 +65,7 @@ import org.bforest.storage.LongNodeArray;
  *     </ul>
  *     A lane leaf given a value that does not fit becomes packed, in place; a leaf becomes a lane
  *     leaf again when it is rewritten (re-encoded, split) with values that fit. The bulk load
- *     gives the tree value lanes when most leaves' values fit ({@link #laneValuesPay}); without
+ *     gives the tree value lanes when most leaves' values fit ({@link BulkLayout#laneValuesPay}); without
  *     them, a leaf record has no value block (20 longs, not 37), so random values cost nothing
  *     extra. An empty tree has them.</li>
  * </ul>
@@ -68,29 +87,11 @@ import org.bforest.storage.LongNodeArray;
  * <h2>Bulk load</h2>
  * One pass over the sorted keys: a leaf tries to take {@code leafFill} of 64 lanes as 16-bit
  * differences; if their span is too wide it tries {@code leafFill} of 32 lanes at 32 bits, else
- * {@code leafFill} of 16 lanes of plain keys (section 5). Gaps are spread as in the BS-tree, none
- * between consecutive integers.
+ * {@code leafFill} of 16 lanes of plain keys (section 5; {@link BulkLayout#leafExtent}). Gaps are
+ * spread as in the BS-tree, none between consecutive integers.
  */
 final class CBSTree extends GappedTree {
-    /** Offsets in the 4-long leaf info record. */
-    static final int K0 = 0;
-    static final int BITMAP = 1;
-    static final int LINKS = 2;
-    static final int META = 3;
-    /** The values' reference in a lane leaf (info parts of 5 longs, trees with value lanes only). */
-    static final int V0 = 4;
-    /** META flag: the leaf's values are lanes in its record, else packed in {@code values}. */
-    static final long LANE_VALUES = 1L << 7;
-
     private static final int LINE = LongBlockHeap.LINE;
-    /** Entries a leaf can hold at most (64 lanes of 16 bits) plus a new one. */
-    private static final int MAX_ENTRIES = MAX_LANES + 1;
-
-    /** Offset of the value lanes in a leaf record (trees with value lanes). */
-    static final int VALS = Slots.N;
-    /** Longs of the info part of a leaf record: {@code K0 .. META}, and {@code V0} with value lanes. */
-    private static final int INFO_LONGS = 4;
-    private static final int INFO_LONGS_LANES = 5;
 
     /**
      * The leaves, one record each: the key block, then (with value lanes) the value lanes, then
@@ -104,19 +105,11 @@ final class CBSTree extends GappedTree {
     LongBlockHeap values;
     /** Whether leaves may hold their values as lanes (fixed when the tree is made). */
     final boolean laneValues;
-    final NodeIds leafIds = new NodeIds();
-    private int structureChanges;
 
-    // Scratch for re-encoding and splitting, allocated once.
-    private final long[] oldKeys = new long[MAX_ENTRIES];
-    private final long[] oldVals = new long[MAX_ENTRIES];
-    private final long[] newKeys = new long[MAX_ENTRIES];
-    private final long[] newVals = new long[MAX_ENTRIES];
-    private final int[] lanesOut = new int[MAX_LANES];
-    private final long[] laneScratch = new long[MAX_LANES];
+    /** Writes whole leaves: re-encodings, splits, the bulk load; holds their scratch. */
+    private final CompressedLeafWriter writer = new CompressedLeafWriter(this);
     /** The value a replacing {@link #tryFastPut} found (writes are single-threaded). */
     private long replaced;
-    private static final int BATCH = 16;
 
     /** An empty tree, with value lanes. */
     CBSTree() {
@@ -127,103 +120,14 @@ final class CBSTree extends GappedTree {
     CBSTree(boolean laneValues) {
         super("CBS-tree");
         this.laneValues = laneValues;
-        this.infoOffset = laneValues ? VALS + Slots.N : Slots.N;
+        this.infoOffset = ForLeafCodec.infoOffset(laneValues);
         init();
     }
 
-    private void init() {
-        leaves = LongNodeArray.smallChunks(infoOffset + (laneValues ? INFO_LONGS_LANES : INFO_LONGS), 1);
+    @Override
+    void newLeaves() {
+        leaves = LongNodeArray.smallChunks(ForLeafCodec.recordLongs(laneValues), 1);
         values = new LongBlockHeap();
-        leafIds.reset();
-        int root = allocLeaf();
-        inner.reset(root);
-        headLeaf = root;
-        tailLeaf = root;
-    }
-
-    // ---- the info word and lanes ----------------------------------------------------------------
-
-    static long meta(int ref, int lines, int width) {
-        return (long) ref << 32 | (long) lines << 8 | width;
-    }
-
-    static int width(long meta) {
-        return (int) meta & 0x7F;
-    }
-
-    /** The info word of a lane leaf of {@code width}. */
-    static long laneMeta(int width) {
-        return LANE_VALUES | width;
-    }
-
-    static boolean hasLanes(long meta) {
-        return (meta & LANE_VALUES) != 0;
-    }
-
-    static int lines(long meta) {
-        return (int) (meta >>> 8) & 0xF;
-    }
-
-    static int ref(long meta) {
-        return (int) (meta >>> 32);
-    }
-
-    /** Lanes of a width: 64, 32, 16 (no division on the hot path). */
-    static int lanes(int width) {
-        return 1 << (10 - Integer.numberOfTrailingZeros(width));
-    }
-
-    /** The padding value of a width, all ones; never a used difference. */
-    static long maxD(int width) {
-        return -1L >>> (64 - width);
-    }
-
-    private static long below(int s) {
-        return s >= MAX_LANES ? -1L : (1L << s) - 1;
-    }
-
-    /** Value lines for {@code n} entries. */
-    private static int linesFor(int n) {
-        return Math.max(1, (n + LINE - 1) / LINE);
-    }
-
-    /** Whether value {@code v} fits a lane of {@code width} bits above {@code v0} (any value fits 64). */
-    static boolean fitsLane(long v, long v0, int width) {
-        return Long.compareUnsigned(v - v0, maxD(width)) <= 0;
-    }
-
-    /** Whether values {@code vs[from, from+n)} fit lanes of {@code width} bits above one reference. */
-    static boolean lanesFit(long[] vs, int from, int n, int width) {
-        if (width == 64 || n == 0) {
-            return true;
-        }
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        for (int i = from; i < from + n; i++) {
-            min = Math.min(min, vs[i]);
-            max = Math.max(max, vs[i]);
-        }
-        return Long.compareUnsigned(max - min, maxD(width)) <= 0;
-    }
-
-    /**
-     * The reference {@code v0} for values {@code vs[from, from+n)} that {@link #lanesFit}: half
-     * the width's spare range below the smallest (never below {@code Long.MIN_VALUE}), so that
-     * later values a little below or above it fit too.
-     */
-    static long laneBase(long[] vs, int from, int n, int width) {
-        if (width == 64 || n == 0) {
-            return 0;
-        }
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        for (int i = from; i < from + n; i++) {
-            min = Math.min(min, vs[i]);
-            max = Math.max(max, vs[i]);
-        }
-        long spare = (maxD(width) - (max - min)) >>> 1;
-        long room = min - Long.MIN_VALUE; // unsigned distance to the smallest long
-        return min - (Long.compareUnsigned(spare, room) <= 0 ? spare : room);
     }
 
     // ---- leaf accessors -------------------------------------------------------------------------
@@ -238,7 +142,7 @@ final class CBSTree extends GappedTree {
         return leaves.offset(leaf) + VALS;
     }
 
-    /** Where a leaf's info ({@link #K0} ...) starts in {@code leaves.chunk(leaf)}. */
+    /** Where a leaf's info ({@link ForLeafCodec#K0} ...) starts in {@code leaves.chunk(leaf)}. */
     int infoAt(int leaf) {
         return leaves.offset(leaf) + infoOffset;
     }
@@ -263,26 +167,28 @@ final class CBSTree extends GappedTree {
 
     @Override
     protected int leafNext(int leaf) {
-        return (int) (leaves.chunk(leaf)[infoAt(leaf) + LINKS] >>> 32);
+        return ForLeafCodec.next(leaves.chunk(leaf)[infoAt(leaf) + LINKS]);
     }
 
     @Override
     protected int leafPrev(int leaf) {
-        return (int) leaves.chunk(leaf)[infoAt(leaf) + LINKS];
+        return ForLeafCodec.prev(leaves.chunk(leaf)[infoAt(leaf) + LINKS]);
     }
 
-    private void setLinks(int leaf, int next, int prev) {
-        leaves.chunk(leaf)[infoAt(leaf) + LINKS] = (long) next << 32 | (prev & 0xFFFF_FFFFL);
-    }
+    // Each finds the links word once: the bulk load's chainLeaves calls them for every leaf.
 
     @Override
     protected void setLeafNext(int leaf, int next) {
-        setLinks(leaf, next, leafPrev(leaf));
+        long[] c = leaves.chunk(leaf);
+        int at = infoAt(leaf) + LINKS;
+        c[at] = ForLeafCodec.links(next, ForLeafCodec.prev(c[at]));
     }
 
     @Override
     protected void setLeafPrev(int leaf, int prev) {
-        setLinks(leaf, leafNext(leaf), prev);
+        long[] c = leaves.chunk(leaf);
+        int at = infoAt(leaf) + LINKS;
+        c[at] = ForLeafCodec.links(ForLeafCodec.next(c[at]), prev);
     }
 
     @Override
@@ -332,6 +238,11 @@ final class CBSTree extends GappedTree {
         return values.chunk(ref)[values.offset(ref) + Long.bitCount(ic[io + BITMAP] & below(slot))];
     }
 
+    /**
+     * The range visit's inner loop over one leaf. Not shared with {@code BSTree.visitLeaf}, which
+     * it resembles: each decodes its own leaf format in line, where a shared loop would call back
+     * for every key.
+     */
     @Override
     protected int visitLeaf(int leaf, long bits, LongEntryVisitor visitor, int expectedModCount) {
         long[] ic = leaves.chunk(leaf);
@@ -377,7 +288,8 @@ final class CBSTree extends GappedTree {
     // ---- allocation ---------------------------------------------------------------------------
 
     /** A fresh leaf: 64-bit lanes all padding, no slot used, no value block, unlinked. */
-    private int allocLeaf() {
+    @Override
+    int allocLeaf() {
         growLeaves(leafIds.needed());
         int leaf = leafIds.next();
         long[] kc = leaves.chunk(leaf);
@@ -395,26 +307,22 @@ final class CBSTree extends GappedTree {
         return leaf;
     }
 
-    private void freeLeaf(int leaf) {
+    /** Frees a leaf and its value block; {@link #reserveForRemoval} made room for both. */
+    @Override
+    void freeLeaf(int leaf) {
         long[] ic = leaves.chunk(leaf);
         int io = infoAt(leaf);
+        long meta = ic[io + META];
+        if (lines(meta) > 0) {
+            values.free(ref(meta), lines(meta));
+        }
         ic[io + BITMAP] = 0;
         ic[io + META] = meta(0, 0, 64);
         leafIds.release(leaf);
     }
 
-    int[] freeLeafIds() {
-        return leafIds.freeIds();
-    }
-
-    private void growLeaves(long count) {
+    void growLeaves(long count) {
         leaves.ensureCapacity(count);
-    }
-
-    /** Leaves in use. */
-    @Override
-    public long leafNodes() {
-        return leafIds.inUse();
     }
 
     /** Leaves in use whose lanes are {@code width} bits wide (16, 32 or 64). */
@@ -481,7 +389,7 @@ final class CBSTree extends GappedTree {
 
     /**
      * The value of {@code key} in {@code leaf}, or {@code absent}. Keys, info and value lanes
-     * are one record, so their lines are requested together (see {@link InnerLevels#touch}) and
+     * are one record, so their lines are requested together (see {@link Prefetch}) and
      * the look-up waits for one miss. A packed value's line is known only after the search (its
      * rank needs the bitmap): one more dependent miss (docs/BENCHMARKS.md measures both).
      */
@@ -496,7 +404,7 @@ final class CBSTree extends GappedTree {
             // Three words, not two: a record is not line-aligned, so its 128 bytes of lanes
             // may span three cache lines.
             t = (int) ((c[off + VALS] | c[off + VALS + Slots.N / 2] | c[off + VALS + Slots.N - 1])
-                    & InnerLevels.touch);
+                    & Prefetch.zero());
         }
         long k0 = c[io + K0];
         long meta = c[io + META];
@@ -548,17 +456,6 @@ final class CBSTree extends GappedTree {
         return NodeSearch.succGTPacked(leaves.chunk(leaf), keysAt(leaf), width, d);
     }
 
-    @Override
-    public void clear() {
-        init();
-        resetCommon();
-        structureChanges++;
-    }
-
-    private int changes() {
-        return structureChanges + inner.changes;
-    }
-
     // ---- insert -------------------------------------------------------------------------------
 
     @Override
@@ -573,7 +470,7 @@ final class CBSTree extends GappedTree {
             if (r == 0) {
                 return replaced;
             }
-            if (r == 1 || reencodeOrSplit(leaf, key, value)) {
+            if (r == 1 || writer.reencodeOrSplit(leaf, key, value)) {
                 size++;
                 modCount++;
                 if (VERIFY && changes != changes() && size <= VERIFY_LIMIT) {
@@ -707,208 +604,6 @@ final class CBSTree extends GappedTree {
         return m;
     }
 
-    /**
-     * The slow insert of an absent key: re-encodes the leaf with it in the narrowest width that
-     * holds them all (true), or, when none does, splits the leaf's own keys into two halves
-     * (false: the caller descends again).
-     */
-    private boolean reencodeOrSplit(int leaf, long key, long value) {
-        int count = gather(leaf, oldKeys, oldVals);
-        // Merge the new key into a copy.
-        int pos = 0;
-        while (pos < count && oldKeys[pos] < key) {
-            pos++;
-        }
-        System.arraycopy(oldKeys, 0, newKeys, 0, pos);
-        System.arraycopy(oldVals, 0, newVals, 0, pos);
-        newKeys[pos] = key;
-        newVals[pos] = value;
-        System.arraycopy(oldKeys, pos, newKeys, pos + 1, count - pos);
-        System.arraycopy(oldVals, pos, newVals, pos + 1, count - pos);
-        int m = count + 1;
-        int width = narrowestWidth(newKeys, 0, m);
-        long meta = leafMeta(leaf);
-        if (width != 0) {
-            int lines = lines(meta);
-            int ref = ref(meta);
-            boolean inLanes = laneValues && lanesFit(newVals, 0, m, width);
-            if (inLanes) {
-                if (lines > 0) {
-                    values.reserve(0, 1);
-                    values.free(ref, lines);
-                }
-                ref = 0;
-                lines = 0;
-            } else if (lines < linesFor(m)) {
-                values.reserve(linesFor(m), 1);
-                ref = values.alloc(linesFor(m));
-                if (lines > 0) {
-                    values.free(ref(meta), lines);
-                }
-                lines = linesFor(m);
-            }
-            // A new smallest key (a descending run, typically): leave half the width's spare range
-            // below it, so the next smaller keys fit without another re-encoding.
-            long k0 = pos == 0 ? headroomBelow(newKeys[0], newKeys[m - 1], width) : newKeys[0];
-            writeLeaf(leaf, newKeys, newVals, 0, m, width, inLanes, ref, lines, k0);
-            structureChanges++;
-            return true;
-        }
-        splitLeaf(leaf, count, meta);
-        return false;
-    }
-
-    /**
-     * A reference key for keys {@code first..last} in lanes of {@code width} bits that leaves
-     * half of the spare range below {@code first} (never below {@code Long.MIN_VALUE}); the
-     * differences stay below {@code MAXD}.
-     */
-    static long headroomBelow(long first, long last, int width) {
-        if (width == 64) {
-            return Long.MIN_VALUE;
-        }
-        long spare = (maxD(width) - 1 - (last - first)) >>> 1; // fits: narrowestWidth checked the span
-        long room = first - Long.MIN_VALUE; // unsigned distance to the smallest long
-        return first - (Long.compareUnsigned(spare, room) <= 0 ? spare : room);
-    }
-
-    /** Copies a leaf's used keys and values out in key order; returns how many. */
-    private int gather(int leaf, long[] ks, long[] vs) {
-        long[] ic = leaves.chunk(leaf);
-        int io = infoAt(leaf);
-        long k0 = ic[io + K0];
-        long meta = ic[io + META];
-        PackedLanes.unpack(leaves.chunk(leaf), keysAt(leaf), width(meta), laneScratch);
-        int n = 0;
-        for (long bits = ic[io + BITMAP]; bits != 0; bits &= bits - 1) {
-            ks[n++] = k0 + laneScratch[Long.numberOfTrailingZeros(bits)];
-        }
-        if (hasLanes(meta)) {
-            long v0 = ic[io + V0];
-            long[] lc = leaves.chunk(leaf);
-            int off = valsAt(leaf);
-            int i = 0;
-            for (long bits = ic[io + BITMAP]; bits != 0; bits &= bits - 1) {
-                vs[i++] = v0 + PackedLanes.get(lc, off, width(meta), Long.numberOfTrailingZeros(bits));
-            }
-        } else if (n > 0) {
-            int ref = ref(meta);
-            System.arraycopy(values.chunk(ref), values.offset(ref), vs, 0, n);
-        }
-        return n;
-    }
-
-    /**
-     * The narrowest lane width (16, 32, 64) in which {@code n} sorted keys fit one leaf as
-     * differences to the first (64: plain keys, always, for up to 16 keys); 0 if none.
-     */
-    static int narrowestWidth(long[] ks, int from, int n) {
-        long span = n == 0 ? 0 : ks[from + n - 1] - ks[from];
-        if (n <= 64 && Long.compareUnsigned(span, maxD(16)) < 0) {
-            return 16;
-        }
-        if (n <= 32 && Long.compareUnsigned(span, maxD(32)) < 0) {
-            return 32;
-        }
-        return n <= 16 ? 64 : 0;
-    }
-
-    /**
-     * Splits a leaf of {@code count} keys (already in {@link #oldKeys}) into two halves, each in
-     * its narrowest width and spread over its lanes; the right half goes to a new leaf whose first
-     * key becomes the separator. Every allocation happens before the tree changes.
-     */
-    private void splitLeaf(int leaf, int count, long meta) {
-        int half = count / 2;
-        int wl = narrowestWidth(oldKeys, 0, half);
-        int wr = narrowestWidth(oldKeys, half, count - half);
-        boolean lanesL = laneValues && lanesFit(oldVals, 0, half, wl);
-        boolean lanesR = laneValues && lanesFit(oldVals, half, count - half, wr);
-        int ll = lanesL ? 0 : linesFor(half) + 1;
-        int lr = lanesR ? 0 : linesFor(count - half) + 1;
-        inner.reserveForSplit();
-        growLeaves(leafIds.needed());
-        values.reserve(ll + lr, 1);
-        int right = allocLeaf();
-        int refL = lanesL ? 0 : values.alloc(ll);
-        int refR = lanesR ? 0 : values.alloc(lr);
-        if (lines(meta) > 0) {
-            values.free(ref(meta), lines(meta));
-        }
-        writeLeaf(leaf, oldKeys, oldVals, 0, half, wl, lanesL, refL, ll, oldKeys[0]);
-        writeLeaf(right, oldKeys, oldVals, half, count - half, wr, lanesR, refR, lr, oldKeys[half]);
-        linkAfter(leaf, right);
-        structureChanges++;
-        inner.insertIntoParent(oldKeys[half], right);
-    }
-
-    /**
-     * Writes {@code n} sorted entries into a leaf in lanes of {@code width} bits, spread evenly
-     * (entry i at lane {@code i * lanes / n}), gaps holding the next difference, and their values
-     * as lanes ({@code inLanes}, which {@link #lanesFit}) or packed into block {@code ref} of
-     * {@code lines} lines. Keeps the chain links.
-     */
-    private void writeLeaf(int leaf, long[] ks, long[] vs, int from, int n, int width, boolean inLanes, int ref,
-            int lines, long k0) {
-        int lanes = lanes(width);
-        for (int i = 0; i < n; i++) {
-            lanesOut[i] = (int) ((long) i * lanes / n);
-        }
-        fillLeaf(leaf, ks, from, n, width, lanesOut, k0);
-        writeValues(leaf, vs, from, n, width, lanesOut, inLanes, ref, lines);
-    }
-
-    /** Writes a leaf's values {@code vs[from, from+n)}, at lanes {@code at}, and its info word. */
-    private void writeValues(int leaf, long[] vs, int from, int n, int width, int[] at, boolean inLanes, int ref,
-            int lines) {
-        long[] ic = leaves.chunk(leaf);
-        int io = infoAt(leaf);
-        if (inLanes) {
-            long v0 = vs == null ? 0 : laneBase(vs, from, n, width);
-            long[] lanes = laneScratch;
-            Arrays.fill(lanes, 0, lanes(width), 0);
-            for (int i = 0; vs != null && i < n; i++) {
-                lanes[at[i]] = vs[from + i] - v0;
-            }
-            PackedLanes.pack(lanes, leaves.chunk(leaf), valsAt(leaf), width);
-            ic[io + V0] = v0;
-            ic[io + META] = laneMeta(width);
-        } else {
-            if (vs != null) {
-                System.arraycopy(vs, from, values.chunk(ref), values.offset(ref), n);
-            } else {
-                Arrays.fill(values.chunk(ref), values.offset(ref), values.offset(ref) + lines * LINE, 0);
-            }
-            ic[io + META] = meta(ref, lines, width);
-        }
-    }
-
-    /** Writes keys {@code ks[from, from+n)} at lanes {@code at[0, n)} (ascending), k0, bitmap and gaps. */
-    private void fillLeaf(int leaf, long[] ks, int from, int n, int width, int[] at, long firstK0) {
-        long k0 = width == 64 ? Long.MIN_VALUE : firstK0;
-        long[] lanes = laneScratch;
-        long next = maxD(width);
-        int s = lanes(width) - 1;
-        long bm = 0;
-        for (int i = n - 1; i >= 0; i--) {
-            for (; s > at[i]; s--) {
-                lanes[s] = next;
-            }
-            next = ks[from + i] - k0;
-            lanes[s] = next;
-            bm |= 1L << s;
-            s--;
-        }
-        for (; s >= 0; s--) {
-            lanes[s] = next;
-        }
-        PackedLanes.pack(lanes, leaves.chunk(leaf), keysAt(leaf), width);
-        long[] ic = leaves.chunk(leaf);
-        int io = infoAt(leaf);
-        ic[io + K0] = k0;
-        ic[io + BITMAP] = bm;
-    }
-
     // ---- delete -------------------------------------------------------------------------------
 
     @Override
@@ -953,9 +648,6 @@ final class CBSTree extends GappedTree {
         modCount++;
         if (bm == 0 && inner.height > 0) {
             removeLeaf(leaf);
-            if (VERIFY && size <= VERIFY_LIMIT) {
-                checkInvariants();
-            }
         }
         return previous;
     }
@@ -967,18 +659,6 @@ final class CBSTree extends GappedTree {
         inner.reserveForRemoval();
     }
 
-    /** Unlinks and frees an empty leaf and its values, then deletes its separator (section 4.1). */
-    private void removeLeaf(int leaf) {
-        unlinkLeaf(leaf);
-        long meta = leafMeta(leaf);
-        if (lines(meta) > 0) {
-            values.free(ref(meta), lines(meta));
-        }
-        freeLeaf(leaf);
-        structureChanges++;
-        inner.removeChild();
-    }
-
     // ---- accounting ---------------------------------------------------------------------------
 
     @Override
@@ -986,7 +666,7 @@ final class CBSTree extends GappedTree {
         return 16 + 8L * 16 // this object's header and fields, roughly
                 + leaves.bytes() + values.bytes()
                 + inner.bytes()
-                + leafIds.bytes() + 4 * (16 + 8L * MAX_ENTRIES) + 16 + 4L * lanesOut.length + 16 + 8L * MAX_LANES
+                + leafIds.bytes() + CompressedLeafWriter.SCRATCH_BYTES
                 + 16;
     }
 
@@ -1000,8 +680,8 @@ final class CBSTree extends GappedTree {
     /**
      * Builds a tree from sorted keys in one pass (section 5): each leaf takes {@code leafFill} of
      * 64 lanes of 16-bit differences if the span of those keys allows, else {@code leafFill} of 32
-     * lanes of 32-bit differences, else {@code leafFill} of 16 plain keys; gaps are spread, none
-     * between consecutive integers; the inner levels are built as the BS-tree's.
+     * lanes of 32-bit differences, else {@code leafFill} of 16 plain keys ({@link BulkLayout});
+     * gaps are spread, none between consecutive integers; the rest is {@link #load}'s.
      *
      * @param keys     strictly ascending
      * @param vals     one per key, or {@code null} for zeros
@@ -1009,114 +689,19 @@ final class CBSTree extends GappedTree {
      * @throws IllegalArgumentException on bad input; nothing is built
      */
     static CBSTree bulkLoad(long[] keys, long[] vals, double leafFill) {
-        CBSTree t = new CBSTree(laneValuesPay(keys, vals, leafFill));
-        int n = t.acceptBulk(keys, vals, leafFill);
-        if (n == 0) {
-            return t;
-        }
-        // At most one leaf per round(leafFill * 16) keys.
-        int maxLeaves = leavesFor(n, Math.max(1, (int) Math.round(leafFill * 16)));
-        int[] ids = new int[maxLeaves];
-        long[] mins = new long[maxLeaves];
-        int count = t.loadLeaves(keys, vals, n, leafFill, ids, mins);
-        t.inner.build(ids, mins, count, leafFill);
-        // Give back storage beyond the nodes in use: a bulk-loaded tree knows its size.
-        t.inner.trim();
-        t.leaves.trimTo(t.leafIds.count());
-        t.values.trim();
+        CBSTree t = new CBSTree(BulkLayout.laneValuesPay(keys, vals, leafFill));
+        t.load(keys, vals, leafFill);
         return t;
     }
 
-    /**
-     * Whether value lanes pay for a bulk load: they do when at least 3/4 of its leaves' values
-     * fit them (with no values, all do); otherwise the tree leaves them out and saves their 128
-     * bytes a leaf. It looks at up to {@value #LANE_SAMPLES} leaves spread evenly over the keys
-     * (every leaf of a smaller load), each laid out as the bulk load would from that key. Bad
-     * input gives {@code true}: the bulk load rejects it next.
-     */
-    static boolean laneValuesPay(long[] keys, long[] vals, double leafFill) {
-        if (vals == null || keys == null || vals.length != keys.length || !(leafFill >= 0.5 && leafFill <= 1.0)) {
-            return true;
-        }
-        int n = keys.length > 0 && keys[keys.length - 1] == MAXKEY ? keys.length - 1 : keys.length;
-        int[] at = new int[MAX_LANES];
-        int stride = Math.max(1, n / LANE_SAMPLES);
-        long leaves = 0;
-        long fit = 0;
-        for (int i = 0; i < n; ) {
-            long extent = leafExtent(keys, i, n, leafFill, at);
-            int placed = (int) (extent >>> 8);
-            leaves++;
-            fit += lanesFit(vals, i, placed, (int) extent & 0xFF) ? 1 : 0;
-            i += Math.max(placed, Math.min(stride, n - i));
-        }
-        return fit * 4 >= leaves * 3;
+    @Override
+    int loadLeaves(long[] keys, long[] vals, int n, double leafFill, int[] ids, long[] mins) {
+        return writer.loadLeaves(keys, vals, n, leafFill, ids, mins);
     }
 
-    /** Leaves {@link #laneValuesPay} looks at, at most. */
-    static final int LANE_SAMPLES = 4096;
-
-    /**
-     * The bulk load's next leaf from key {@code i} (section 5): {@code leafFill} of 64 lanes of
-     * 16 bits if their span allows, else of 32 lanes of 32 bits, else of 16 plain keys. Fills
-     * {@code at} with their lanes; returns {@code placed << 8 | width}.
-     */
-    private static long leafExtent(long[] keys, int i, int n, double leafFill, int[] at) {
-        for (int w = 16; ; w <<= 1) {
-            int placed = place(keys, i, n, lanes(w), leafFill, at);
-            if (w == 64 || Long.compareUnsigned(keys[i + placed - 1] - keys[i], maxD(w)) < 0) {
-                return (long) placed << 8 | w;
-            }
-        }
-    }
-
-    private int loadLeaves(long[] keys, long[] vals, int n, double leafFill, int[] ids, long[] mins) {
-        int leaves = 0;
-        int prev = NONE;
-        int i = 0;
-        while (i < n) {
-            long extent = leafExtent(keys, i, n, leafFill, lanesOut);
-            int placed = (int) (extent >>> 8);
-            int width = (int) extent & 0xFF;
-            int leaf = leaves == 0 ? inner.root : allocLeaf();
-            fillLeaf(leaf, keys, i, placed, width, lanesOut, keys[i]);
-            boolean inLanes = laneValues && (vals == null || lanesFit(vals, i, placed, width));
-            int lines = inLanes ? 0 : linesFor(placed);
-            writeValues(leaf, vals, i, placed, width, lanesOut, inLanes, inLanes ? 0 : values.alloc(lines), lines);
-            setLinks(leaf, NONE, prev);
-            if (prev != NONE) {
-                setLeafNext(prev, leaf);
-            }
-            prev = leaf;
-            ids[leaves] = leaf;
-            mins[leaves] = keys[i];
-            leaves++;
-            i += placed;
-        }
-        headLeaf = ids[0];
-        tailLeaf = prev;
-        return leaves;
-    }
-
-    /**
-     * Where the keys from {@code i} go in a leaf of {@code lanes} lanes filled to {@code leafFill}:
-     * a gap is left where the spread calls for one, except between consecutive integers (nothing
-     * could be inserted there). Fills {@code at} and returns how many keys the leaf takes.
-     */
-    static int place(long[] keys, int i, int n, int lanes, double leafFill, int[] at) {
-        int perLeaf = Math.max(1, Math.min(lanes, (int) Math.round(leafFill * lanes)));
-        int slot = 0;
-        int placed = 0;
-        while (slot < lanes && i < n) {
-            at[placed] = slot;
-            slot++;
-            placed++;
-            i++;
-            boolean gapDue = (placed * lanes / perLeaf) - ((placed - 1) * lanes / perLeaf) > 1;
-            if (gapDue && slot < lanes && i < n && keys[i] != keys[i - 1] + 1) {
-                slot++;
-            }
-        }
-        return placed;
+    @Override
+    void trimLeaves() {
+        leaves.trimTo(leafIds.count());
+        values.trim();
     }
 }

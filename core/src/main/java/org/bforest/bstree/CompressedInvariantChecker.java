@@ -1,8 +1,8 @@
 package org.bforest.bstree;
 
-import static org.bforest.bstree.CBSTree.BITMAP;
-import static org.bforest.bstree.CBSTree.K0;
-import static org.bforest.bstree.CBSTree.META;
+import static org.bforest.bstree.ForLeafCodec.BITMAP;
+import static org.bforest.bstree.ForLeafCodec.K0;
+import static org.bforest.bstree.ForLeafCodec.META;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,18 +28,8 @@ final class CompressedInvariantChecker extends TreeChecker {
     }
 
     @Override
-    int leafCount() {
-        return t.leafIds.count();
-    }
-
-    @Override
-    int[] freeLeafIds() {
-        return t.freeLeafIds();
-    }
-
-    @Override
     boolean leafCleared(int leaf) {
-        return t.leafBitmap(leaf) == 0 && CBSTree.lines(t.leafMeta(leaf)) == 0;
+        return t.leafBitmap(leaf) == 0 && ForLeafCodec.lines(t.leafMeta(leaf)) == 0;
     }
 
     @Override
@@ -50,18 +40,18 @@ final class CompressedInvariantChecker extends TreeChecker {
         long meta = ic[io + META];
         long k0 = ic[io + K0];
         long bm = ic[io + BITMAP];
-        int width = CBSTree.width(meta);
+        int width = ForLeafCodec.width(meta);
         if (width != 16 && width != 32 && width != 64) {
             fail(name + ": lane width " + width);
         }
         if (width == 64 && k0 != Long.MIN_VALUE) {
             fail(name + ": a 64-bit leaf has k0 " + k0 + ", not Long.MIN_VALUE");
         }
-        int lanes = CBSTree.lanes(width);
+        int lanes = ForLeafCodec.lanes(width);
         if (lanes < 64 && (bm >>> lanes) != 0) {
             fail(name + ": bitmap " + Long.toBinaryString(bm) + " uses lanes beyond " + lanes);
         }
-        long maxD = CBSTree.maxD(width);
+        long maxD = ForLeafCodec.maxD(width);
         long[] kc = t.leaves.chunk(leaf);
         int off = t.keysAt(leaf);
         long next = maxD;
@@ -92,12 +82,12 @@ final class CompressedInvariantChecker extends TreeChecker {
             }
         }
         int count = Long.bitCount(bm);
-        int lines = CBSTree.lines(meta);
-        if (CBSTree.hasLanes(meta)) {
+        int lines = ForLeafCodec.lines(meta);
+        if (ForLeafCodec.hasLanes(meta)) {
             if (!t.laneValues) {
                 fail(name + ": value lanes in a tree without them");
             }
-            if (lines != 0 || CBSTree.ref(meta) != 0) {
+            if (lines != 0 || ForLeafCodec.ref(meta) != 0) {
                 fail(name + ": value lanes and a value block of " + lines + " lines");
             }
             return count;
@@ -106,7 +96,7 @@ final class CompressedInvariantChecker extends TreeChecker {
             fail(name + ": " + count + " keys but a value block of " + lines + " lines");
         }
         if (lines > 0) {
-            blocks.add(new long[] {CBSTree.ref(meta), lines, leaf});
+            blocks.add(new long[] {ForLeafCodec.ref(meta), lines, leaf});
         }
         return count;
     }

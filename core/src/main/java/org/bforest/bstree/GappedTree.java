@@ -3,6 +3,7 @@ package org.bforest.bstree;
 import org.bforest.BSTreeIndex;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.spi.LeafChainIndex;
+import org.bforest.storage.NodeIds;
 
 /**
  * What the BS-tree and the CBS-tree have in common above their leaf formats: the shared inner
@@ -11,6 +12,20 @@ import org.bforest.spi.LeafChainIndex;
  * out-of-band largest key and bulk-input checks come from {@link LeafChainIndex}, the layer every
  * bforest structure shares; a subclass owns its leaves and supplies that layer's position SPI. The
  * hot paths ({@code get}, {@code put}, {@code remove}) stay in the subclass.
+ *
+ * <p>Written once here, for both trees, is the cold structural upkeep around those paths: the
+ * leaf ids and the count of structural changes that drives {@link #VERIFY}, an empty tree's one
+ * leaf, the removal of an emptied leaf, the chaining of a split leaf, and the frame of the bulk
+ * load ({@link #load}). A subclass supplies its own leaf storage through {@link #newLeaves},
+ * {@link #allocLeaf}, {@link #freeLeaf}, {@link #loadLeaves} and {@link #trimLeaves}; none of them is
+ * called on a look-up, and an update calls them only when a leaf splits or empties.
+ *
+ * <p>What stays apart although it looks alike: each tree's {@code get}, {@code getAll},
+ * {@code containsKey}, {@code put} and {@code remove} (their {@code MAXKEY} test, batching and
+ * size/verify epilogue included), in-leaf search and {@code visitLeaf} loop. They decode their own
+ * leaf format in line; written once, they would reach the leaf through a call per key (or per
+ * leaf) that the JIT could no longer specialise to one format, on the paths every look-up, update
+ * and range visit runs.
  *
  * <p>Leaf bitmaps are handled as {@code long}s here, whatever a leaf keeps; positions are
  * {@code leaf << 6 | slot}, room for the CBS-tree's 64-slot leaves.
@@ -27,11 +42,93 @@ abstract sealed class GappedTree extends LeafChainIndex implements BSTreeIndex p
     static final boolean VERIFY = Boolean.getBoolean("bforest.verify");
     static final long VERIFY_LIMIT = 5_000;
 
+    /** Look-ups {@code getAll} runs in lock-step: enough to overlap the misses, few enough to stay in registers. */
+    static final int BATCH = 16;
+
     final InnerLevels inner;
+    /** The leaf ids: free list and high-water mark. */
+    final NodeIds leafIds = new NodeIds();
+    /** Bumped by every leaf split, re-encoding and removal (with the inner levels' count, drives {@link #VERIFY}). */
+    int structureChanges;
 
     GappedTree(String name) {
         super(name);
         inner = new InnerLevels(name);
+    }
+
+    // ---- the leaf storage a subclass owns -------------------------------------------------------
+
+    /** Fresh, empty storage for the leaves, dropping the old; {@link #init} then takes one leaf. */
+    abstract void newLeaves();
+
+    /** A fresh leaf: no slot used, unlinked. May grow the storage, so callers fetch chunks again after it. */
+    abstract int allocLeaf();
+
+    /** Returns an emptied, unlinked leaf and whatever it holds besides to the free lists. */
+    abstract void freeLeaf(int leaf);
+
+    /** Fills the leaf level of a bulk load; see {@link #load}. */
+    abstract int loadLeaves(long[] keys, long[] values, int n, double leafFill, int[] ids, long[] mins);
+
+    /** Gives back leaf storage beyond the leaves in use, after a bulk load. */
+    abstract void trimLeaves();
+
+    // ---- structural upkeep both trees share -----------------------------------------------------
+
+    /** Makes the tree empty: new leaf storage, one empty root leaf, the whole chain. */
+    final void init() {
+        newLeaves();
+        leafIds.reset();
+        int root = allocLeaf();
+        inner.reset(root);
+        chainOne(root);
+    }
+
+    @Override
+    public final void clear() {
+        init();
+        resetCommon();
+        structureChanges++;
+    }
+
+    /** Structural changes so far, of the leaves and of the inner levels. */
+    final int changes() {
+        return structureChanges + inner.changes;
+    }
+
+    /**
+     * After a leaf split: puts the new leaf {@code right} into the chain after {@code leaf} and
+     * its first key {@code sep} into the parent (splitting upwards as needed; the room was taken).
+     */
+    final void addSplitLeaf(int leaf, int right, long sep) {
+        linkAfter(leaf, right);
+        structureChanges++;
+        inner.insertIntoParent(sep, right);
+    }
+
+    /**
+     * Unlinks and frees a leaf a delete emptied, then deletes its separator from the parent
+     * (section 4.1); the room on every free list was taken before the delete changed anything.
+     */
+    final void removeLeaf(int leaf) {
+        unlinkLeaf(leaf);
+        freeLeaf(leaf);
+        structureChanges++;
+        inner.removeChild();
+        if (VERIFY && size <= VERIFY_LIMIT) {
+            checkInvariants();
+        }
+    }
+
+    /** Leaves in use. */
+    @Override
+    public final long leafNodes() {
+        return leafIds.inUse();
+    }
+
+    /** Free leaf ids, for the invariant checker. */
+    final int[] freeLeafIds() {
+        return leafIds.freeIds();
     }
 
     // ---- what a leaf format provides ------------------------------------------------------------
@@ -68,18 +165,37 @@ abstract sealed class GappedTree extends LeafChainIndex implements BSTreeIndex p
         return inner.height;
     }
 
-    // ---- bulk-load input ------------------------------------------------------------------------
+    // ---- bulk load ------------------------------------------------------------------------------
 
     /**
-     * {@link #acceptBulk(long[], long[])} with the leaf fill checked too; returns how many keys go
-     * into leaves.
+     * Bulk-loads sorted input into this new, empty tree (section 4.3; section 5 for the CBS-tree):
+     * the subclass fills the leaf level ({@link #loadLeaves}: the leaves' ids in key order and
+     * their first keys, the separators), the leaves are chained in that order, the inner levels
+     * are built over them with a fill that grows by 1/8 a level, and every array is trimmed to the
+     * nodes in use: a bulk-loaded tree knows its size.
      *
+     * @param keys     strictly ascending
+     * @param values   one per key, or {@code null} for zeros (a tree with values all the same:
+     *                 key-only is the plain tree's {@code keyOnly}, not this)
+     * @param leafFill between 0.5 and 1
      * @throws IllegalArgumentException on unsorted or duplicate keys, arrays of different
      *                                  lengths or a fill outside [0.5, 1]; nothing is built
      */
-    final int acceptBulk(long[] keys, long[] values, double leafFill) {
+    final void load(long[] keys, long[] values, double leafFill) {
         checkFill(leafFill);
-        return acceptBulk(keys, values);
+        int n = acceptBulk(keys, values);
+        if (n == 0) {
+            return;
+        }
+        // Every leaf but the last takes at least round(leafFill * 16) keys (a CBS-tree leaf more).
+        int maxLeaves = leavesFor(n, BulkLayout.perLeaf(Slots.N, leafFill));
+        int[] ids = new int[maxLeaves];
+        long[] mins = new long[maxLeaves];
+        int count = loadLeaves(keys, values, n, leafFill, ids, mins);
+        chainLeaves(ids, count); // before build, which overwrites ids
+        inner.build(ids, mins, count, leafFill);
+        inner.trim();
+        trimLeaves();
     }
 
     static void checkFill(double leafFill) {

@@ -9,6 +9,7 @@ import static org.bforest.bstree.Slots.meta;
 
 import org.bforest.kernel.GapSlots;
 import org.bforest.kernel.NodeSearch;
+import org.bforest.kernel.Prefetch;
 import org.bforest.storage.NodeIds;
 import org.bforest.storage.FlatIntNodeArray;
 import org.bforest.storage.FlatLongNodeArray;
@@ -27,16 +28,6 @@ import org.bforest.storage.FlatLongNodeArray;
  */
 final class InnerLevels {
     static final int MAX_HEIGHT = 40;
-
-    /**
-     * Always 0, but not {@code final}, so the JIT cannot fold {@code x & touch} away: a load
-     * whose result is and-ed with it stays in the code and, having an address that does not
-     * depend on the node search, is issued at once. That is how Java gets the effect of the
-     * paper's {@code __builtin_prefetch}: the line holding the child id (or the value) is already
-     * on its way when the search result arrives, and the two misses overlap instead of adding up.
-     */
-    @SuppressWarnings("FieldMayBeFinal")
-    static int touch = 0;
 
     private final String treeName;
     FlatLongNodeArray keys;
@@ -105,12 +96,12 @@ final class InnerLevels {
         // One array each (flat), fetched once; offsets from constant strides (see keyOffset).
         long[] ka = keys.chunk(0);
         int[] ca = kids.chunk(0);
-        int z = touch;
+        int z = Prefetch.zero();
         int node = root;
         for (int h = height; h > 0; h--) {
             int ko = kidOffset(node);
             // Start loading both cache lines of the child ids now, in parallel with the keys,
-            // instead of after the search picks one (see touch).
+            // instead of after the search picks one (see Prefetch).
             int t = (ca[ko] | ca[ko + N]) & z;
             int c = NodeSearch.succGT(ka, keyOffset(node), key);
             node = ca[ko + c + t];
@@ -136,11 +127,11 @@ final class InnerLevels {
     int descend(long key) {
         long[] ka = keys.chunk(0);
         int[] ca = kids.chunk(0);
-        int z = touch;
+        int z = Prefetch.zero();
         int node = root;
         for (int h = height; h > 0; h--) {
             int ko = kidOffset(node);
-            int t = (ca[ko] | ca[ko + N]) & z; // see touch
+            int t = (ca[ko] | ca[ko + N]) & z; // see Prefetch
             int c = NodeSearch.succGT(ka, keyOffset(node), key);
             pathNode[h] = node;
             pathPos[h] = c;
@@ -160,10 +151,10 @@ final class InnerLevels {
         }
         long[] ka = keys.chunk(0);
         int[] ca = kids.chunk(0);
-        int z = touch;
+        int z = Prefetch.zero();
         for (int h = height; h > 0; h--) {
             // Two passes per level. The first only starts the loads of every node's lines (both
-            // key lines and both child-id lines, see touch), so the n nodes' misses are all in
+            // key lines and both child-id lines, see Prefetch), so the n nodes' misses are all in
             // flight at once, child ids included; the second searches nodes whose lines are
             // arriving, and its child-id loads no longer wait for the search to start them.
             int t = 0;

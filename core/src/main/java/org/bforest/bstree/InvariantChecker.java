@@ -14,16 +14,6 @@ final class InvariantChecker extends TreeChecker {
     }
 
     @Override
-    int leafCount() {
-        return t.leafIds.count();
-    }
-
-    @Override
-    int[] freeLeafIds() {
-        return t.freeLeafIds();
-    }
-
-    @Override
     boolean leafCleared(int leaf) {
         return t.leafMeta(leaf) == 0;
     }

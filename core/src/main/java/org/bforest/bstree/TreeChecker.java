@@ -42,11 +42,6 @@ abstract class TreeChecker {
         throw new IllegalStateException(name + " invariant broken: " + what);
     }
 
-    /** Leaf ids allocated so far (reachable or free). */
-    abstract int leafCount();
-
-    abstract int[] freeLeafIds();
-
     /** Whether a free leaf is marked empty. */
     abstract boolean leafCleared(int leaf);
 
@@ -72,9 +67,9 @@ abstract class TreeChecker {
         if (t.leafNext(lastLeaf) != NONE) {
             fail("last leaf " + lastLeaf + " has next " + t.leafNext(lastLeaf));
         }
-        checkFreeList(freeLeafIds(), liveLeaves, leafCount(), "leaf");
+        checkFreeList(t.freeLeafIds(), liveLeaves, t.leafIds.count(), "leaf");
         checkFreeList(inner.freeIds(), liveInner, inner.ids.count(), "inner");
-        for (int id : freeLeafIds()) {
+        for (int id : t.freeLeafIds()) {
             if (!leafCleared(id)) {
                 fail("free leaf " + id + " still has slots in use");
             }
@@ -150,7 +145,7 @@ abstract class TreeChecker {
     }
 
     private void visitLeaf(int leaf, long lo, boolean hasLo, long hi, boolean unboundedHi) {
-        if (leaf < 0 || leaf >= leafCount()) {
+        if (leaf < 0 || leaf >= t.leafIds.count()) {
             fail("leaf id " + leaf + " out of range");
         }
         if (liveLeaves.get(leaf)) {

@@ -195,7 +195,7 @@ class CBSTreeTest {
         assertHolds(packed, keys, wild);
         assertFalse(packed.hasValueLanes(), "random values do not pay for lanes");
         assertEquals(0, packed.leavesWithValueLanes());
-        assertEquals(CBSTree.VALS, packed.infoOffset, "no value lanes in the leaf record");
+        assertEquals(ForLeafCodec.VALS, packed.infoOffset, "no value lanes in the leaf record");
         assertTrue(packed.memoryBytes() < lanes.memoryBytes() + 8L * keys.length);
     }
 
@@ -210,7 +210,7 @@ class CBSTreeTest {
                     values[i] = r.nextLong();
                 }
                 boolean expected = fitting > 0.75;
-                assertEquals(expected, CBSTree.laneValuesPay(keys, values, 0.75), keysCount + " keys, " + fitting);
+                assertEquals(expected, BulkLayout.laneValuesPay(keys, values, 0.75), keysCount + " keys, " + fitting);
                 CBSTree t = CBSTree.bulkLoad(keys, values, 0.75);
                 assertEquals(expected, t.hasValueLanes());
                 if (expected) {
@@ -222,7 +222,7 @@ class CBSTreeTest {
                 }
             }
         }
-        assertTrue(CBSTree.laneValuesPay(walk(0, 3, 1_000), null, 0.75), "no values: zeros, which fit");
+        assertTrue(BulkLayout.laneValuesPay(walk(0, 3, 1_000), null, 0.75), "no values: zeros, which fit");
     }
 
     @Test
@@ -251,12 +251,12 @@ class CBSTreeTest {
         // it splits, and both halves are rewritten with values that fit lanes again.
         assertFalse(t.upsert(keys[100], ~keys[100]));
         values[100] = ~keys[100];
-        assertFalse(CBSTree.hasLanes(t.leafMeta(t.inner.findLeaf(keys[100]))));
+        assertFalse(ForLeafCodec.hasLanes(t.leafMeta(t.inner.findLeaf(keys[100]))));
         for (int i = 96; i < 96 + 17; i++) {
             assertTrue(t.upsert(keys[i] + 1, ~(keys[i] + 1)));
         }
-        assertTrue(CBSTree.hasLanes(t.leafMeta(t.inner.findLeaf(keys[96]))));
-        assertTrue(CBSTree.hasLanes(t.leafMeta(t.inner.findLeaf(keys[143]))));
+        assertTrue(ForLeafCodec.hasLanes(t.leafMeta(t.inner.findLeaf(keys[96]))));
+        assertTrue(ForLeafCodec.hasLanes(t.leafMeta(t.inner.findLeaf(keys[143]))));
         assertEquals(~(keys[100] + 1), t.get(keys[100] + 1, 0));
         for (int i = 96; i < 96 + 17; i++) {
             assertTrue(t.delete(keys[i] + 1));
@@ -311,29 +311,6 @@ class CBSTreeTest {
         for (long k = 0; k < 50_000; k += 97) {
             assertEquals(~k, t.get(k, 0));
         }
-    }
-
-    @Test
-    void laneBaseLeavesHeadroomAndNeverWraps() {
-        long[][] cases = {{Long.MIN_VALUE, Long.MIN_VALUE + 5}, {Long.MAX_VALUE - 5, Long.MAX_VALUE}, {-1, 0, 1},
-            {0, 65_534}, {0, 65_535}, {5, 4_294_967_300L}};
-        for (long[] vs : cases) {
-            for (int width : new int[] {16, 32, 64}) {
-                long span = vs[vs.length - 1] - vs[0];
-                boolean fits = width == 64 || Long.compareUnsigned(span, CBSTree.maxD(width)) <= 0;
-                assertEquals(fits, CBSTree.lanesFit(vs, 0, vs.length, width), java.util.Arrays.toString(vs) + " " + width);
-                if (fits) {
-                    long v0 = CBSTree.laneBase(vs, 0, vs.length, width);
-                    for (long v : vs) {
-                        assertTrue(CBSTree.fitsLane(v, v0, width), v + " above " + v0 + " at " + width);
-                    }
-                    if (width < 64) {
-                        assertTrue(v0 <= vs[0], "v0 never wraps above the smallest value");
-                    }
-                }
-            }
-        }
-        assertFalse(CBSTree.lanesFit(new long[] {Long.MIN_VALUE, Long.MAX_VALUE}, 0, 2, 32));
     }
 
     @Test

@@ -1,0 +1,197 @@
+package org.bforest.bstree;
+
+import static org.bforest.bstree.ForLeafCodec.META;
+import static org.bforest.bstree.ForLeafCodec.hasLanes;
+import static org.bforest.bstree.ForLeafCodec.headroomBelow;
+import static org.bforest.bstree.ForLeafCodec.lanesFit;
+import static org.bforest.bstree.ForLeafCodec.lines;
+import static org.bforest.bstree.ForLeafCodec.linesFor;
+import static org.bforest.bstree.ForLeafCodec.meta;
+import static org.bforest.bstree.ForLeafCodec.narrowestWidth;
+import static org.bforest.bstree.ForLeafCodec.ref;
+
+import java.util.Arrays;
+import org.bforest.storage.LongBlockHeap;
+
+/**
+ * Writes whole leaves of a {@link CBSTree}: the slow insert (the leaf's keys and the new one
+ * re-encoded in the narrowest width that holds them, or the leaf split in two halves, each in its
+ * own narrowest width) and the bulk load's leaves. Apart from the tree because none of it is on a
+ * look-up or a fast insert: {@code put} comes here only when a key does not fit its leaf as it is.
+ * One writer per tree (writes are single-threaded), holding the scratch of a rewrite; the leaf
+ * format itself is {@link ForLeafCodec}'s.
+ */
+final class CompressedLeafWriter {
+    /** Entries a leaf can hold at most (64 lanes of 16 bits) plus a new one. */
+    private static final int MAX_ENTRIES = ForLeafCodec.MAX_LANES + 1;
+    /** The bytes of this writer's scratch arrays, for the tree's {@code memoryBytes}. */
+    static final long SCRATCH_BYTES = 4 * (16 + 8L * MAX_ENTRIES) + 16 + 4L * ForLeafCodec.MAX_LANES + 16
+            + 8L * ForLeafCodec.MAX_LANES;
+    private static final int LINE = LongBlockHeap.LINE;
+
+    private final CBSTree t;
+    // Scratch for re-encoding and splitting, allocated once.
+    private final long[] oldKeys = new long[MAX_ENTRIES];
+    private final long[] oldVals = new long[MAX_ENTRIES];
+    private final long[] newKeys = new long[MAX_ENTRIES];
+    private final long[] newVals = new long[MAX_ENTRIES];
+    private final int[] lanesOut = new int[ForLeafCodec.MAX_LANES];
+    private final long[] laneScratch = new long[ForLeafCodec.MAX_LANES];
+
+    CompressedLeafWriter(CBSTree t) {
+        this.t = t;
+    }
+
+    /**
+     * The slow insert of an absent key: re-encodes the leaf with it in the narrowest width that
+     * holds them all (true), or, when none does, splits the leaf's own keys into two halves
+     * (false: the caller descends again).
+     */
+    boolean reencodeOrSplit(int leaf, long key, long value) {
+        int count = gather(leaf, oldKeys, oldVals);
+        // Merge the new key into a copy.
+        int pos = 0;
+        while (pos < count && oldKeys[pos] < key) {
+            pos++;
+        }
+        System.arraycopy(oldKeys, 0, newKeys, 0, pos);
+        System.arraycopy(oldVals, 0, newVals, 0, pos);
+        newKeys[pos] = key;
+        newVals[pos] = value;
+        System.arraycopy(oldKeys, pos, newKeys, pos + 1, count - pos);
+        System.arraycopy(oldVals, pos, newVals, pos + 1, count - pos);
+        int m = count + 1;
+        int width = narrowestWidth(newKeys, 0, m);
+        long meta = t.leafMeta(leaf);
+        if (width != 0) {
+            int lines = lines(meta);
+            int ref = ref(meta);
+            boolean inLanes = t.laneValues && lanesFit(newVals, 0, m, width);
+            if (inLanes) {
+                if (lines > 0) {
+                    t.values.reserve(0, 1);
+                    t.values.free(ref, lines);
+                }
+                ref = 0;
+                lines = 0;
+            } else if (lines < linesFor(m)) {
+                t.values.reserve(linesFor(m), 1);
+                ref = t.values.alloc(linesFor(m));
+                if (lines > 0) {
+                    t.values.free(ref(meta), lines);
+                }
+                lines = linesFor(m);
+            }
+            // A new smallest key (a descending run, typically): leave half the width's spare range
+            // below it, so the next smaller keys fit without another re-encoding.
+            long k0 = pos == 0 ? headroomBelow(newKeys[0], newKeys[m - 1], width) : newKeys[0];
+            writeLeaf(leaf, newKeys, newVals, 0, m, width, inLanes, ref, lines, k0);
+            t.structureChanges++;
+            return true;
+        }
+        splitLeaf(leaf, count, meta);
+        return false;
+    }
+
+    /** Copies a leaf's used keys and values out in key order; returns how many. */
+    private int gather(int leaf, long[] ks, long[] vs) {
+        long[] c = t.leaves.chunk(leaf);
+        int off = t.keysAt(leaf);
+        int io = t.infoAt(leaf);
+        long meta = c[io + META];
+        int n = ForLeafCodec.decodeKeys(c, off, io, laneScratch, ks);
+        if (hasLanes(meta)) {
+            ForLeafCodec.decodeValueLanes(c, off, io, vs);
+        } else if (n > 0) {
+            int ref = ref(meta);
+            System.arraycopy(t.values.chunk(ref), t.values.offset(ref), vs, 0, n);
+        }
+        return n;
+    }
+
+    /**
+     * Splits a leaf of {@code count} keys (already in {@link #oldKeys}) into two halves, each in
+     * its narrowest width and spread over its lanes; the right half goes to a new leaf whose first
+     * key becomes the separator. Every allocation happens before the tree changes.
+     */
+    private void splitLeaf(int leaf, int count, long meta) {
+        int half = count / 2;
+        int wl = narrowestWidth(oldKeys, 0, half);
+        int wr = narrowestWidth(oldKeys, half, count - half);
+        boolean lanesL = t.laneValues && lanesFit(oldVals, 0, half, wl);
+        boolean lanesR = t.laneValues && lanesFit(oldVals, half, count - half, wr);
+        int ll = lanesL ? 0 : linesFor(half) + 1;
+        int lr = lanesR ? 0 : linesFor(count - half) + 1;
+        t.inner.reserveForSplit();
+        t.growLeaves(t.leafIds.needed());
+        t.values.reserve(ll + lr, 1);
+        int right = t.allocLeaf();
+        int refL = lanesL ? 0 : t.values.alloc(ll);
+        int refR = lanesR ? 0 : t.values.alloc(lr);
+        if (lines(meta) > 0) {
+            t.values.free(ref(meta), lines(meta));
+        }
+        writeLeaf(leaf, oldKeys, oldVals, 0, half, wl, lanesL, refL, ll, oldKeys[0]);
+        writeLeaf(right, oldKeys, oldVals, half, count - half, wr, lanesR, refR, lr, oldKeys[half]);
+        t.addSplitLeaf(leaf, right, oldKeys[half]);
+    }
+
+    /**
+     * Writes {@code n} sorted entries into a leaf in lanes of {@code width} bits, spread evenly
+     * (entry i at lane {@code i * lanes / n}), gaps holding the next difference, and their values
+     * as lanes ({@code inLanes}, which {@link ForLeafCodec#lanesFit}) or packed into block {@code ref} of
+     * {@code lines} lines. Keeps the chain links.
+     */
+    private void writeLeaf(int leaf, long[] ks, long[] vs, int from, int n, int width, boolean inLanes, int ref,
+            int lines, long k0) {
+        ForLeafCodec.spread(n, width, lanesOut);
+        fillLeaf(leaf, ks, from, n, width, lanesOut, k0);
+        writeValues(leaf, vs, from, n, width, lanesOut, inLanes, ref, lines);
+    }
+
+    /** Writes a leaf's values {@code vs[from, from+n)}, at lanes {@code at}, and its info word. */
+    private void writeValues(int leaf, long[] vs, int from, int n, int width, int[] at, boolean inLanes, int ref,
+            int lines) {
+        long[] ic = t.leaves.chunk(leaf);
+        int io = t.infoAt(leaf);
+        if (inLanes) {
+            long v0 = ForLeafCodec.valueLanes(vs, from, n, width, at, laneScratch);
+            ForLeafCodec.storeValues(laneScratch, width, v0, ic, t.keysAt(leaf), io);
+        } else {
+            if (vs != null) {
+                System.arraycopy(vs, from, t.values.chunk(ref), t.values.offset(ref), n);
+            } else {
+                Arrays.fill(t.values.chunk(ref), t.values.offset(ref), t.values.offset(ref) + lines * LINE, 0);
+            }
+            ic[io + META] = meta(ref, lines, width);
+        }
+    }
+
+    /** Writes keys {@code ks[from, from+n)} at lanes {@code at[0, n)} (ascending), k0, bitmap and gaps. */
+    private void fillLeaf(int leaf, long[] ks, int from, int n, int width, int[] at, long firstK0) {
+        long k0 = ForLeafCodec.k0For(width, firstK0);
+        long bm = ForLeafCodec.keyLanes(ks, from, n, width, at, k0, laneScratch);
+        ForLeafCodec.storeKeys(laneScratch, width, k0, bm, t.leaves.chunk(leaf), t.keysAt(leaf), t.infoAt(leaf));
+    }
+
+    /** The bulk load's leaf level ({@link GappedTree#loadLeaves}): one pass, a leaf at a time. */
+    int loadLeaves(long[] keys, long[] vals, int n, double leafFill, int[] ids, long[] mins) {
+        int leaves = 0;
+        int i = 0;
+        while (i < n) {
+            long extent = BulkLayout.leafExtent(keys, i, n, leafFill, lanesOut);
+            int placed = (int) (extent >>> 8);
+            int width = (int) extent & 0xFF;
+            int leaf = leaves == 0 ? t.inner.root : t.allocLeaf();
+            fillLeaf(leaf, keys, i, placed, width, lanesOut, keys[i]);
+            boolean inLanes = t.laneValues && (vals == null || lanesFit(vals, i, placed, width));
+            int lines = inLanes ? 0 : linesFor(placed);
+            writeValues(leaf, vals, i, placed, width, lanesOut, inLanes, inLanes ? 0 : t.values.alloc(lines), lines);
+            ids[leaves] = leaf;
+            mins[leaves] = keys[i];
+            leaves++;
+            i += placed;
+        }
+        return leaves;
+    }
+}
