@@ -530,7 +530,7 @@ class NavigableMapViewTest {
         assertEquals(1, index.rangeCounts);
     }
 
-    /** The view's put and remove cost one descent each (issue 11): no look-up before the change. */
+    /** The view's put and remove cost one descent each: no look-up before the change. */
     @ParameterizedTest
     @MethodSource("impls")
     void putAndRemoveThroughTheViewDescendOnce(Impl impl) {

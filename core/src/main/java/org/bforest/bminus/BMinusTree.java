@@ -14,7 +14,7 @@ import org.bforest.storage.NodeIds;
 
 /**
  * The B&minus; tree of the article "Search Trees: B&minus; Tree" (Algorithmica / en, Sergey
- * Slotin; {@code ../shared/papers/b-minus-tree-simd.md}) on 64-bit keys and values.
+ * Slotin) on 64-bit keys and values.
  *
  * <h2>Layout</h2>
  * Every node is a run of {@code B} keys ({@link #width}: 32 by default, 16 or 64 selectable) in a

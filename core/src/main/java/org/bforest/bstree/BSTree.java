@@ -14,7 +14,7 @@ import org.bforest.util.BatchArguments;
 
 /**
  * The BS-tree: a gapped, data-parallel B+-tree (Tsitsigkos, Lampropoulos, Bouros, Mamoulis and
- * Terrovitis, "BS-tree: A gapped data-parallel B-tree", shared/papers/bs-tree-gapped-data-parallel.md,
+ * Terrovitis, "BS-tree: A gapped data-parallel B-tree",
  * sections 3, 4 and 6), single-threaded, uncompressed.
  *
  * <h2>Layout</h2>

@@ -31,7 +31,7 @@ import org.bforest.NativeLongIndex;
 import org.junit.jupiter.api.Test;
 
 /**
- * What users can reach (issue 11): the {@code org.bforest} module exports only {@code org.bforest}
+ * What users can reach: the {@code org.bforest} module exports only {@code org.bforest}
  * to everyone, the internals only to the project's own modules; no public signature of the API
  * mentions an internal type; the tree classes are final and package-private.
  */

@@ -27,7 +27,7 @@ import org.bforest.testing.Capability;
 import org.bforest.testing.Implementations.Impl;
 
 /**
- * The 1.0 API on every registered structure (issue 11): fastutil's meaning of {@code put},
+ * The 1.0 API on every registered structure: fastutil's meaning of {@code put},
  * {@code remove} and the default return value, the boolean {@code upsert}/{@code delete}, ranges
  * with inclusive and exclusive bounds on both ends, {@code forEach} and visitors that stop,
  * {@code getAll}/{@code putAll} against {@code get}/{@code put}, bad arguments that leave the index
@@ -374,7 +374,7 @@ class ApiContractTest {
      * Grows many small trees (two to three levels) in random orders and drains them in random
      * orders, checking every answer: a drain frees nodes on the path and then collapses roots,
      * and all of it must have been reserved before the removal started (a removal that ran out
-     * of reserved room threw half-way, issue 11's CPU-width runs found it).
+     * of reserved room threw half-way, the reruns at other vector widths found it).
      */
     @ForEachImplementation
     void manySmallTreesGrowAndDrainInRandomOrders(Impl impl) {

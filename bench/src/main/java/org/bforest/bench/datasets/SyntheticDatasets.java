@@ -28,7 +28,7 @@ public final class SyntheticDatasets {
     public static final long UNIFORM_SEED = 1;
     public static final long DENSE_SEED = 2;
     public static final long LOGNORMAL_SEED = 3;
-    /** The B− tree article's integer keys (issue 12): seed 3 too, as ../shared/anchors/gen.cpp draws them. */
+    /** The B− tree article's integer keys: seed 3 too, as the dataset generator beside the authors' C++ draws them (docs/BENCHMARKS.md). */
     public static final long U32_SEED = 3;
     /** Distinct keys the u32 dataset can hold: all of [0, 2^30). */
     public static final int U32_UNIVERSE = 1 << 30;
@@ -76,7 +76,7 @@ public final class SyntheticDatasets {
      * 32-bit keys as the B− tree article's integer experiments: {@code next() >>> 34}, uniform in
      * [0, 2^30), the first occurrence of each key kept in draw order (repeats are frequent: about
      * T²/2^31 of T draws); the first n, sorted, are loaded, the rest inserted in order. Key for key
-     * the {@code u32} files of {@code ../shared/anchors/gen.cpp}.
+     * the {@code u32} files of the C++ generator the authors' code was measured on (docs/BENCHMARKS.md).
      */
     public static Dataset u32(int n, int ops, long seed) {
         int t = total(n, ops);

@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The later GPU trees' techniques on the OpenCL trees (issue 17), one {@link DeviceSearch} per
+ * The later GPU trees' techniques on the OpenCL trees, one {@link DeviceSearch} per
  * forked JVM: the queries' order on the device (as given, partially sorted as Harmonia does,
  * fully sorted) and the work-items a query (1, or a group searching one page together as in Awad
  * et al. and Harmonia). Scores are operations per microsecond (millions a second).

@@ -83,7 +83,7 @@ class SyntheticDatasetsTest {
     }
 
     /**
-     * The first keys of ../shared/anchors/gen.cpp's u32 files for N = 1M (first inserts, smallest
+     * The first keys of the C++ generator's u32 files (the one the authors' code was measured on) for N = 1M (first inserts, smallest
      * and largest loaded): the same keys the C++ anchors run on. The files have 10M inserts; a
      * prefix of the distinct draws does not depend on how many follow, so 10 are drawn here.
      */

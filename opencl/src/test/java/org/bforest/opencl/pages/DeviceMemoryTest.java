@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A device out of memory in the middle of a batch: the batch fails with an
- * {@link OpenClException} and the tree is exactly as it was before it (issue 17: "device memory
+ * {@link OpenClException} and the tree is exactly as it was before it ("device memory
  * exhausted ... the index unchanged"). PoCL's memory is the host's, so the device's limit is
  * simulated: allocations past a byte limit fail as {@code clCreateBuffer} does.
  */
