@@ -48,6 +48,9 @@ final class BMinusChecker implements ChainChecks.Tree {
         }
     }
 
+    // key, kid, keyCount: ChainChecks' reads of this tree's inner nodes, alike by shape in every
+    // packed tree's checker; each reads its own tree class, as no type the trees share reads an
+    // inner node.
     @Override
     public long key(int node, int i) {
         return t.innerKey(node, i);

@@ -218,9 +218,7 @@ final class BMinusTree extends LeafChainIndex {
 
     /** Room for a split to finish once it starts: a leaf, and an inner node per level plus a root. */
     private void reserveForSplit() {
-        if (height >= MAX_HEIGHT) {
-            throw new IllegalStateException(toString() + ": height limit " + MAX_HEIGHT + " reached");
-        }
+        PackedLeaves.checkHeight(this, height, MAX_HEIGHT);
         PackedLeaves.ensure(leafKeys, leafVals, leafLinks, leafIds.needed());
         long inner = innerIds.needed(height + 1);
         innerKeys.ensureCapacity(inner);
@@ -228,6 +226,9 @@ final class BMinusTree extends LeafChainIndex {
     }
 
     // ---- search -------------------------------------------------------------------------------
+    // get, containsKey, put and remove open as the other packed trees' do (Long.MAX_VALUE out of
+    // band, a descent, the leaf's key and value chunks) and stay written out in this final class,
+    // with the descents: they are the hot paths, and a copy per tree keeps each JIT profile apart.
 
     /** The article's {@code lower_bound} descent: at each level, the rank is the child. */
     @Override
@@ -288,6 +289,10 @@ final class BMinusTree extends LeafChainIndex {
     }
 
     // ---- insert -------------------------------------------------------------------------------
+    // The steps of BPlusTree's (descend, shift in, split, separator into the path's parent, a new
+    // root at the top) over other nodes: no counts to keep (a node's count is the rank of its
+    // padding), a slot always free so that a split needs no scratch, and the separator that goes
+    // up is the left half's largest key, where the B+-tree sends the right half's least.
 
     @Override
     public long put(long key, long value) {
@@ -428,7 +433,9 @@ final class BMinusTree extends LeafChainIndex {
      * Removes child {@code c = pathPos[h]} of the path node at level {@code h} with its upper
      * bound, key c (the right neighbour takes its range); the last child goes with the key before
      * it (the left neighbour's range extends). A node left without children goes too; then a root
-     * with one child is replaced by it.
+     * with one child is replaced by it. BPlusTree's removeChild has this shape but drops another
+     * key: there key i is the least key of child i+1, so child c goes with key c-1 (child 0 with
+     * key 0), and a count is lowered where here the freed slot is padded.
      */
     private void removeChild(int h) {
         int node = pathNode[h];
@@ -465,6 +472,10 @@ final class BMinusTree extends LeafChainIndex {
     }
 
     // ---- the position SPI -----------------------------------------------------------------------
+    // One-line answers over this tree's own arrays, alike in shape in every packed tree: the layer
+    // declares them per tree, the reads of a leaf are PackedLeaves', and leafSuccGE/GT are this
+    // tree's rank, kept here beside the descents (this tree's own JIT profile). firstLeaf to
+    // leafPrev choose between the links and the walk through the ancestors.
 
     @Override
     protected int firstLeaf() {
@@ -600,7 +611,9 @@ final class BMinusTree extends LeafChainIndex {
     /**
      * A tree of {@code keys} (strictly ascending; {@code values} may be null for zeros) with
      * leaves holding {@code leafFill} of their {@code B-1} keys and full inner nodes, each level
-     * spread evenly so that no node is nearly empty.
+     * spread evenly so that no node is nearly empty. The loop over leaves is BPlusTree's but for
+     * the bound a leaf passes up (its largest key: the max-key rule), no count to record, and the
+     * chain, which only a tree with links keeps; the layout is PackedLeaves'.
      */
     static BMinusTree bulkLoad(String name, int width, long[] keys, long[] values, double leafFill) {
         return bulkLoad(name, width, keys, values, leafFill, true);

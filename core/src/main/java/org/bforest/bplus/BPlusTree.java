@@ -132,6 +132,8 @@ final class BPlusTree extends LeafChainIndex {
     }
 
     // ---- allocation ---------------------------------------------------------------------------
+    // Shaped as the B− tree's, over other arrays: a B+-tree node keeps its count (a leaf's in its
+    // info record, an inner node's in innerCount) where a B− node is padded and counted by rank.
 
     /** A new empty leaf; the caller puts it in the chain. */
     private int allocLeaf() {
@@ -153,9 +155,7 @@ final class BPlusTree extends LeafChainIndex {
 
     /** Room for a split to finish once it starts: a leaf, and an inner node per level plus a root. */
     private void reserveForSplit() {
-        if (height >= MAX_HEIGHT) {
-            throw new IllegalStateException(toString() + ": height limit " + MAX_HEIGHT + " reached");
-        }
+        PackedLeaves.checkHeight(this, height, MAX_HEIGHT);
         PackedLeaves.ensure(leafKeys, leafVals, leafInfo, leafIds.needed());
         long inner = innerIds.needed(height + 1);
         innerKeys.ensureCapacity(inner);
@@ -164,6 +164,9 @@ final class BPlusTree extends LeafChainIndex {
     }
 
     // ---- search -------------------------------------------------------------------------------
+    // get, containsKey, put and remove open as the other packed trees' do (Long.MAX_VALUE out of
+    // band, a descent, the leaf's key and value chunks) and stay written out in this final class,
+    // with the descents: they are the hot paths, and a copy per tree keeps each JIT profile apart.
 
     /** The first of {@code n} sorted keys at {@code off} that is {@code > key}: binary search. */
     private static int upperBound(long[] a, int off, int n, long key) {
@@ -408,6 +411,8 @@ final class BPlusTree extends LeafChainIndex {
      * Removes child {@code pathPos[h]} of the path node at level {@code h}: with the key to its
      * left (the left neighbour takes its range), or for child 0 with key 0 (the right neighbour
      * takes it). A node left without children goes too; then a root with one child is replaced.
+     * The B&minus; tree's removeChild has this shape but drops key c (the last child: key c-1),
+     * its separators being max keys.
      */
     private void removeChild(int h) {
         int node = pathNode[h];
@@ -445,6 +450,9 @@ final class BPlusTree extends LeafChainIndex {
     }
 
     // ---- the position SPI -----------------------------------------------------------------------
+    // One-line answers over this tree's own arrays, alike in shape in every packed tree: the layer
+    // declares them per tree, leafBitmap and visitLeaf are PackedLeaves', and leafSuccGE/GT are
+    // this tree's binary search, kept here beside the descents (this tree's own JIT profile).
 
     @Override
     protected int firstLeaf() {
@@ -527,6 +535,9 @@ final class BPlusTree extends LeafChainIndex {
      * A tree of {@code keys} (strictly ascending; {@code values} may be null for zeros) with
      * leaves {@code leafFill} full (1.0: the dense B+-tree; 0.75: the sparse one, 25% free for
      * inserts) and full inner nodes, each level spread evenly so that no node is nearly empty.
+     * The layout is PackedLeaves'; the loop over leaves is the B&minus; tree's but for the count each
+     * leaf records and the bound it passes up (its least key, the B&minus; tree's largest), and stays
+     * here so that a leaf is allocated, filled and counted in one step, with no call-back per leaf.
      */
     static BPlusTree bulkLoad(String name, long[] keys, long[] values, double leafFill) {
         PackedLeaves.checkFill(leafFill);

@@ -430,21 +430,8 @@ final class BSTree extends GappedTree {
      * {@code i*16/n}), and fills the gaps with the next key.
      */
     private void spreadLeaf(int leaf, long[] ks, long[] vs, int from, int n) {
-        long[] kc = leafKeys.chunk(leaf);
         int off = leafOffset(leaf);
-        int bm = 0;
-        long next = MAXKEY;
-        int s = N - 1;
-        for (int i = n - 1; i >= 0; i--) {
-            int at = i * N / n;
-            for (; s > at; s--) {
-                kc[off + s] = next;
-            }
-            next = ks[from + i];
-            kc[off + at] = next;
-            bm |= 1 << at;
-            s = at - 1;
-        }
+        int bm = GapSlots.spread(leafKeys.chunk(leaf), off, ks, from, n);
         if (!keyOnly) {
             long[] vc = leafVals.chunk(leaf);
             for (int t = 0; t < N; t++) {

@@ -309,7 +309,8 @@ final class InnerLevels {
     /**
      * Writes a node from its leftmost child and {@code n} sorted (separator, child) pairs, spread
      * evenly over the 16 slots (pair i at slot {@code i*16/n}); gaps get the next key and a dead
-     * child.
+     * child. {@link GapSlots#spread}'s loop with each child written beside its key, so one pass
+     * over the node (the bulk load runs it for every inner node), and all padding when {@code n} is 0.
      */
     private void spread(int node, int leftmost, long[] ks, int[] kidsIn, int from, int n) {
         long[] kc = keys.chunk(node);

@@ -9,6 +9,7 @@ import static org.bforest.spi.LeafChainIndex.NONE;
 
 import java.util.Arrays;
 import org.bforest.CsbVariant;
+import org.bforest.spi.PackedLeaves;
 
 /**
  * A CSB+-tree's insert splits, as the paper's per variant (Rao and Ross, "Making B+-Trees Cache
@@ -95,9 +96,7 @@ final class CsbSplitter {
      * (four segments hold no more), and a root with its group of two.
      */
     private void reserve() {
-        if (t.height >= CsbTree.MAX_HEIGHT) {
-            throw new IllegalStateException(t.toString() + ": height limit " + CsbTree.MAX_HEIGHT + " reached");
-        }
+        PackedLeaves.checkHeight(t, t.height, CsbTree.MAX_HEIGHT);
         t.leafPool.reserveMore(2L * width + 2);
         t.innerPool.reserveMore((2L * width + 2) * (t.height + 1) + 1);
     }
@@ -113,14 +112,7 @@ final class CsbSplitter {
         int off = t.leafKeys.offset(leaf);
         long[] mk = mergeKeys;
         long[] mv = mergeVals;
-        // the full leaf with the new entry at r, in order: the concurrent BS-tree's split makes the
-        // same copies over its own pinned arrays (six lines, not worth a shared call between them)
-        System.arraycopy(kc, off, mk, 0, r);
-        System.arraycopy(vc, off, mv, 0, r);
-        mk[r] = key;
-        mv[r] = value;
-        System.arraycopy(kc, off + r, mk, r + 1, w - r);
-        System.arraycopy(vc, off + r, mv, r + 1, w - r);
+        PackedLeaves.withEntry(kc, vc, off, w, r, key, value, mk, mv); // the full leaf with the new entry, in order
         int left = (w + 2) / 2;
         int right = w + 1 - left;
         fillLeafImage(0, mk, mv, 0, left);

@@ -233,6 +233,9 @@ final class CsbTree extends LeafChainIndex {
     }
 
     // ---- search ---------------------------------------------------------------------------------
+    // get, containsKey, put and remove open as the other packed trees' do (Long.MAX_VALUE out of
+    // band, a descent, the leaf's key and value chunks) and stay written out in this final class,
+    // with the descents: they are the hot paths, and a copy per tree keeps each JIT profile apart.
 
     /** Keys of a leaf below {@code key}: where it is or belongs ({@code S} if after them all). */
     private int leafRank(long[] kc, int off, long key) {

@@ -82,4 +82,28 @@ public final class GapSlots {
         }
         return bm;
     }
+
+    /**
+     * Writes {@code n >= 1} sorted keys {@code ks[from, from+n)} into the 16 slots at {@code off},
+     * key j at slot {@code j*16/n} (the paper's proactive gaps: a split or a rebuilt node spreads
+     * its keys evenly), every gap holding the next key and the slots after the last
+     * {@link #MAXKEY}; returns the bitmap. The payload is the caller's: it places it by the same
+     * {@code j*16/n}.
+     */
+    public static int spread(long[] kc, int off, long[] ks, int from, int n) {
+        int bm = 0;
+        long next = MAXKEY;
+        int s = N - 1;
+        for (int j = n - 1; j >= 0; j--) {
+            int at = j * N / n;
+            for (; s > at; s--) {
+                kc[off + s] = next;
+            }
+            next = ks[from + j];
+            kc[off + at] = next;
+            bm |= 1 << at;
+            s = at - 1;
+        }
+        return bm;
+    }
 }

@@ -27,6 +27,7 @@ import static org.bforest.olc.OlcReader.RESTART;
 import java.util.Arrays;
 import org.bforest.kernel.GapSlots;
 import org.bforest.kernel.NodeSearch;
+import org.bforest.spi.PackedLeaves;
 
 /**
  * The write side of the concurrent BS-tree: put and delete (through the mirror, or by lock
@@ -409,12 +410,7 @@ final class OlcWriter {
         long[] sk = new long[N + 1];
         long[] sv = new long[N + 1];
         // A full leaf has no gaps: slot s is entry s; the new key goes before slot q.
-        System.arraycopy(kc, off, sk, 0, q);
-        System.arraycopy(vc, off, sv, 0, q);
-        sk[q] = key;
-        sv[q] = value;
-        System.arraycopy(kc, off + q, sk, q + 1, N - q);
-        System.arraycopy(vc, off + q, sv, q + 1, N - q);
+        PackedLeaves.withEntry(kc, vc, off, N, q, key, value, sk, sv);
         int left = (N + 2) / 2;
         long sep = sk[left];
         writeLeaf(t, right, sk, sv, left, N + 1 - left);
@@ -471,7 +467,7 @@ final class OlcWriter {
         int off = keyOffset(leaf);
         long[] kc = t.leafKeys.chunk(k);
         long[] vc = t.leafVals.chunk(k);
-        int bm = spread(kc, off, ks, from, n);
+        int bm = GapSlots.spread(kc, off, ks, from, n);
         Arrays.fill(vc, off, off + N, 0);
         for (int j = 0; j < n; j++) {
             vc[off + j * N / n] = vs == null ? 0 : vs[from + j];
@@ -482,7 +478,7 @@ final class OlcWriter {
     /** Writes keys {@code ks[from, from+n)} with children {@code kids[from, from+n]} into a node, spread. */
     static void writeInner(OlcNodes t, int node, long[] ks, int[] kids, int from, int n) {
         int k = chunk(node);
-        int bm = spread(t.innerKeys.chunk(k), keyOffset(node), ks, from, n);
+        int bm = GapSlots.spread(t.innerKeys.chunk(k), keyOffset(node), ks, from, n);
         int[] cc = t.innerKids.chunk(k);
         int co = blockOffset(node) + KID0;
         Arrays.fill(cc, co, co + KIDS, NONE);
@@ -491,28 +487,6 @@ final class OlcWriter {
             cc[co + 1 + j * N / n] = kids[from + 1 + j];
         }
         cc[blockOffset(node) + IM] = bm;
-    }
-
-    /**
-     * Writes {@code n >= 1} sorted keys into a node's 16 slots, key j at slot {@code j*16/n} (the
-     * paper's proactive gaps), every gap holding the next key, the slots after the last MAXKEY;
-     * returns the bitmap.
-     */
-    private static int spread(long[] kc, int off, long[] ks, int from, int n) {
-        int bm = 0;
-        long next = MAXKEY;
-        int s = N - 1;
-        for (int j = n - 1; j >= 0; j--) {
-            int at = j * N / n;
-            for (; s > at; s--) {
-                kc[off + s] = next;
-            }
-            next = ks[from + j];
-            kc[off + at] = next;
-            bm |= 1 << at;
-            s = at - 1;
-        }
-        return bm;
     }
 
     // ---- the inner levels' mirror ----------------------------------------------------------------

@@ -11,7 +11,8 @@ import org.bforest.storage.LongNodeArray;
  * and its values in another at the same offsets, and an optional int record per leaf (links, a
  * count) in an {@link IntNodeArray}. Static methods over those arrays: the position SPI's reads of
  * a leaf ({@link #bitmap}, {@link #key}, {@link #value}, {@link #visit}), storage upkeep
- * ({@link #ensure}, {@link #trim}), memory accounting ({@link #bytes} and friends) and the bulk
+ * ({@link #ensure}, {@link #trim}), the scratch copy and height check of a split ({@link #withEntry},
+ * {@link #checkHeight}), memory accounting ({@link #bytes} and friends) and the bulk
  * load's layout ({@link #checkFill}, {@link #leavesFor}, {@link #share}, {@link #load},
  * {@link #innerLevels}).
  *
@@ -64,6 +65,35 @@ public final class PackedLeaves {
             }
         }
         return n;
+    }
+
+    // ---- splits ----------------------------------------------------------------------------------
+
+    /**
+     * The first step of a split that builds its halves from scratch: the {@code n} sorted entries
+     * of a full leaf at {@code off} of {@code keys} and {@code values}, with {@code (key, value)}
+     * inserted at rank {@code r}, copied in key order into {@code toKeys} and {@code toValues}
+     * {@code [0, n]}. Also the concurrent BS-tree's, whose full leaf has no gaps and so is packed.
+     */
+    public static void withEntry(long[] keys, long[] values, int off, int n, int r, long key, long value,
+                                 long[] toKeys, long[] toValues) {
+        System.arraycopy(keys, off, toKeys, 0, r);
+        System.arraycopy(values, off, toValues, 0, r);
+        toKeys[r] = key;
+        toValues[r] = value;
+        System.arraycopy(keys, off + r, toKeys, r + 1, n - r);
+        System.arraycopy(values, off + r, toValues, r + 1, n - r);
+    }
+
+    /**
+     * @throws IllegalStateException if a tree of {@code height} levels above its leaves may not
+     *         grow a root: checked before a split reserves storage, so a tree at the limit is
+     *         left as it was
+     */
+    public static void checkHeight(LeafChainIndex index, int height, int max) {
+        if (height >= max) {
+            throw new IllegalStateException(index.toString() + ": height limit " + max + " reached");
+        }
     }
 
     // ---- storage ---------------------------------------------------------------------------------
