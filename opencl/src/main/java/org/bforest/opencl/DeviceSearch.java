@@ -2,8 +2,8 @@ package org.bforest.opencl;
 
 /**
  * How an OpenCL tree searches a batch of look-ups on its device: the two techniques of the GPU
- * trees that came after Kaczmarek's paper, each measurable on its own (docs/BENCHMARKS.md, "Issue
- * 17: the later GPU trees' techniques").
+ * trees that came after Kaczmarek's paper, each measurable on its own (docs/BENCHMARKS.md, "The
+ * later GPU trees' techniques").
  *
  * <ul>
  *   <li>{@link #order()}: the order the queries reach the device in. Harmonia (Yan et al.,
