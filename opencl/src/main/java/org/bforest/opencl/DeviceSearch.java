@@ -2,8 +2,8 @@ package org.bforest.opencl;
 
 /**
  * How an OpenCL tree searches a batch of look-ups on its device: the two techniques of the GPU
- * trees that came after Kaczmarek's paper, each measurable on its own (docs/BENCHMARKS.md, "Issue
- * 17: the later GPU trees' techniques").
+ * trees that came after Kaczmarek's paper, each measurable on its own (docs/BENCHMARKS.md, the
+ * section on the later GPU trees' techniques).
  *
  * <ul>
  *   <li>{@link #order()}: the order the queries reach the device in. Harmonia (Yan et al.,
@@ -40,6 +40,10 @@ public record DeviceSearch(QueryOrder order, int group) {
     public static final DeviceSearch DEFAULT = new DeviceSearch(QueryOrder.PARTIAL, 1);
 
     /**
+     * A search setting, checked at once.
+     *
+     * @param order the queries' order on the device
+     * @param group work-items that search one query's page together: 1, 2, 4, 8, 16, 32 or 64
      * @throws NullPointerException     if {@code order} is null
      * @throws IllegalArgumentException if {@code group} is not a power of two from 1 to 64
      */
