@@ -1,12 +1,15 @@
 /**
  * bforest: cache-conscious, SIMD B+-trees over 64-bit keys.
  *
- * <p>Users see one package, {@code org.bforest}: the {@code LongIndex} interface every structure
- * implements, {@code Indexes} (the factories) and the builders. Everything else is internal: the
- * trees are package-private, final classes in one package each, built through the factories. The
- * internal packages are exported only to the project's own modules: the shared layer
- * ({@code spi}), the node-search kernels and the storage to the benchmark and to the coming
- * OpenCL module, which implement or measure structures on them.
+ * <p>Users see one package, {@link org.bforest}: the {@link org.bforest.LongIndex} interface every
+ * structure implements, {@link org.bforest.Indexes} (the factories) and the builders. Everything
+ * else is internal: the trees are package-private, final classes in one package each, built
+ * through the factories. The internal packages (the shared layer {@code spi}, the node-search
+ * kernels, the storage, the argument checks in {@code util}, and the BS-tree's package for the
+ * hybrid tree's inner levels) are exported only to the project's own modules that implement or
+ * measure structures on them, as this module's qualified exports name them. The OpenCL trees are in
+ * the module {@code org.bforest.opencl} ({@code org.bforest.opencl.OpenClIndexes}), which
+ * requires this one transitively.
  *
  * <p>The Vector API module is optional ({@code requires static}): the node search uses it when
  * the JVM was started with {@code --add-modules jdk.incubator.vector} and falls back to its

@@ -23,14 +23,20 @@ public final class BMinusTreeBuilder {
      * Keys a node holds: 16, 32 (the default, the article's) or 64. Larger nodes make the tree
      * shallower and each node's SIMD rank and insert shift longer.
      *
-     * @throws IllegalArgumentException for another size
+     * @param keys keys a node holds: 16, 32 or 64
+     * @return this builder
+     * @throws IllegalArgumentException for another size; the setting is left as it was
      */
     public BMinusTreeBuilder nodeKeys(int keys) {
         this.nodeKeys = BuilderChecks.oneOf("nodeKeys", "keys a B-minus tree node holds", keys, 16, 32, 64);
         return this;
     }
 
-    /** An empty tree. */
+    /**
+     * An empty tree.
+     *
+     * @return a new, empty B&minus; tree with nodes of {@link #nodeKeys} keys
+     */
     public LongIndex build() {
         return BMinusTrees.empty(nodeKeys);
     }
@@ -41,6 +47,8 @@ public final class BMinusTreeBuilder {
      *
      * @param sortedKeys keys in strictly ascending signed order
      * @param values     the value of each key, or {@code null} for all 0
+     * @return a new B&minus; tree holding those entries
+     * @throws NullPointerException     if {@code sortedKeys} is null
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays differ
      *                                  in length; nothing is built
      */

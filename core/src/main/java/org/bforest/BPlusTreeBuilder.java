@@ -24,14 +24,21 @@ public final class BPlusTreeBuilder {
      * 0.75 is the paper's "sparse B+-tree", with 25% of every leaf free for inserts. It shapes
      * the bulk load only; an empty tree fills its leaves by splits.
      *
-     * @throws IllegalArgumentException for a fill outside [0.5, 1]
+     * @param fill the fraction of each leaf a bulk load fills, from 0.5 to 1
+     * @return this builder
+     * @throws IllegalArgumentException for a fill outside [0.5, 1] or NaN; the setting is left as
+     *                                  it was
      */
     public BPlusTreeBuilder leafFill(double fill) {
         this.leafFill = BuilderChecks.leafFill(fill);
         return this;
     }
 
-    /** An empty tree. */
+    /**
+     * An empty tree.
+     *
+     * @return a new, empty B+-tree (the leaf fill plays no part: see {@link #leafFill})
+     */
     public LongIndex build() {
         return BPlusTrees.empty();
     }
@@ -42,6 +49,8 @@ public final class BPlusTreeBuilder {
      *
      * @param sortedKeys keys in strictly ascending signed order
      * @param values     the value of each key, or {@code null} for all 0
+     * @return a new B+-tree holding those entries
+     * @throws NullPointerException     if {@code sortedKeys} is null
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays differ
      *                                  in length; nothing is built
      */

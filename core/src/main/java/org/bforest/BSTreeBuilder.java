@@ -39,6 +39,8 @@ public final class BSTreeBuilder {
     /**
      * AUTO (the default), NEVER or ALWAYS.
      *
+     * @param compression whether the leaves are compressed: decided from the keys, never, or always
+     * @return this builder
      * @throws NullPointerException if {@code compression} is null
      */
     public BSTreeBuilder compression(Compression compression) {
@@ -51,14 +53,21 @@ public final class BSTreeBuilder {
      * fuller leaves take less memory and scan faster, emptier ones absorb more inserts before
      * they split. Inner levels are filled 1/8 more per level, up to full nodes.
      *
-     * @throws IllegalArgumentException for a fill outside [0.5, 1]
+     * @param fill the fraction of each leaf a bulk load fills, from 0.5 to 1
+     * @return this builder
+     * @throws IllegalArgumentException for a fill outside [0.5, 1] or NaN; the setting is left as
+     *                                  it was
      */
     public BSTreeBuilder leafFill(double fill) {
         this.leafFill = BuilderChecks.leafFill(fill);
         return this;
     }
 
-    /** An empty tree (AUTO gives the plain tree: there are no keys to decide on). */
+    /**
+     * An empty tree (AUTO gives the plain tree: there are no keys to decide on).
+     *
+     * @return a new, empty BS-tree: a CBS-tree if compression is ALWAYS, else a plain one
+     */
     public BSTreeIndex build() {
         return BSTrees.empty(compression == Compression.ALWAYS);
     }
@@ -70,6 +79,9 @@ public final class BSTreeBuilder {
      * @param sortedKeys keys in strictly ascending signed order
      * @param values     the value of each key, or {@code null} for all 0 (the tree still stores
      *                   values; {@link Indexes#bsTreeKeyOnly(long[])} is the form without them)
+     * @return a new BS-tree holding those entries; {@link BSTreeIndex#isCompressed()} says which
+     *         kind AUTO chose
+     * @throws NullPointerException     if {@code sortedKeys} is null
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays differ
      *                                  in length; the message names the first bad index
      */

@@ -22,7 +22,11 @@ public final class Indexes {
     private Indexes() {
     }
 
-    /** An empty, plain BS-tree (the gapped, SIMD B+-tree of Tsitsigkos et al.). */
+    /**
+     * An empty, plain BS-tree (the gapped, SIMD B+-tree of Tsitsigkos et al.).
+     *
+     * @return a new, empty BS-tree with uncompressed leaves
+     */
     public static BSTreeIndex bsTree() {
         return BSTrees.empty(false);
     }
@@ -38,6 +42,8 @@ public final class Indexes {
      * @param sortedKeys keys in strictly ascending signed order
      * @param values     the value of each key, or {@code null} for all 0 (the tree still stores
      *                   values; {@link #bsTreeKeyOnly(long[])} is the form without them)
+     * @return a new BS-tree holding those entries, plain or compressed
+     * @throws NullPointerException     if {@code sortedKeys} is null
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays
      *                                  differ in length; the message names the first bad index
      */
@@ -50,6 +56,11 @@ public final class Indexes {
      * default is 0.75): fuller leaves take less memory and scan faster, emptier ones absorb more
      * inserts before they split. Inner levels are filled 1/8 more per level, up to full nodes.
      *
+     * @param sortedKeys keys in strictly ascending signed order
+     * @param values     the value of each key, or {@code null} for all 0
+     * @param leafFill   the fraction of each leaf the bulk load fills, from 0.5 to 1
+     * @return a new BS-tree holding those entries, plain or compressed
+     * @throws NullPointerException     if {@code sortedKeys} is null
      * @throws IllegalArgumentException on bad keys or values (see {@link #bsTree(long[], long[])})
      *                                  or a fill outside [0.5, 1]
      */
@@ -57,17 +68,35 @@ public final class Indexes {
         return bsTreeBuilder().leafFill(leafFill).build(sortedKeys, values);
     }
 
-    /** A builder that can force the plain or the compressed tree and set the leaf fill. */
+    /**
+     * A builder that can force the plain or the compressed tree and set the leaf fill.
+     *
+     * @return a new builder with the defaults: compression AUTO, leaf fill 0.75
+     */
     public static BSTreeBuilder bsTreeBuilder() {
         return new BSTreeBuilder();
     }
 
-    /** An empty compressed BS-tree (CBS-tree); see {@link BSTreeBuilder.Compression#ALWAYS}. */
+    /**
+     * An empty compressed BS-tree (CBS-tree); see {@link BSTreeBuilder.Compression#ALWAYS}.
+     *
+     * @return a new, empty CBS-tree
+     */
     public static BSTreeIndex cbsTree() {
         return bsTreeBuilder().compression(BSTreeBuilder.Compression.ALWAYS).build();
     }
 
-    /** A compressed BS-tree (CBS-tree) bulk-loaded from {@code sortedKeys}, whatever the keys. */
+    /**
+     * A compressed BS-tree (CBS-tree) bulk-loaded from {@code sortedKeys}, whatever the keys. The
+     * arrays are copied.
+     *
+     * @param sortedKeys keys in strictly ascending signed order
+     * @param values     the value of each key, or {@code null} for all 0
+     * @return a new CBS-tree holding those entries
+     * @throws NullPointerException     if {@code sortedKeys} is null
+     * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays
+     *                                  differ in length; nothing is built
+     */
     public static BSTreeIndex cbsTree(long[] sortedKeys, long[] values) {
         return bsTreeBuilder().compression(BSTreeBuilder.Compression.ALWAYS).build(sortedKeys, values);
     }
@@ -79,6 +108,8 @@ public final class Indexes {
      * key, {@code delete(key)} removes it, {@code containsKey}, the neighbour queries, cursors and
      * ranges work as on any index; {@code put} of a value other than 0 throws
      * {@link IllegalArgumentException} and leaves the set unchanged.
+     *
+     * @return a new, empty key-only BS-tree ({@link BSTreeIndex#isKeyOnly()} is true)
      */
     public static BSTreeIndex bsTreeKeyOnly() {
         return BSTrees.emptyKeyOnly();
@@ -88,6 +119,9 @@ public final class Indexes {
      * A key-only BS-tree ({@link #bsTreeKeyOnly()}) bulk-loaded from {@code sortedKeys} at the
      * default leaf fill of 75%. The array is copied; the caller may reuse it.
      *
+     * @param sortedKeys keys in strictly ascending signed order
+     * @return a new key-only BS-tree holding those keys
+     * @throws NullPointerException     if {@code sortedKeys} is null
      * @throws IllegalArgumentException if the keys are not strictly ascending; nothing is built
      */
     public static BSTreeIndex bsTreeKeyOnly(long[] sortedKeys) {
@@ -99,6 +133,8 @@ public final class Indexes {
      * SIMD (leaves of 16 entries, 256 bytes, and inner nodes of 16 keys, as STX's defaults). The
      * baseline the BS-tree paper measures against; {@code ./bforest bench} runs it as
      * {@code bplus}.
+     *
+     * @return a new, empty B+-tree
      */
     public static LongIndex bPlusTree() {
         return bPlusTreeBuilder().build();
@@ -108,7 +144,11 @@ public final class Indexes {
      * A B+-tree ({@link #bPlusTree()}) bulk-loaded from {@code sortedKeys} with full leaves. The
      * arrays are copied.
      *
-     * @param values the value of each key, or {@code null} for zeros
+     * @param sortedKeys keys in strictly ascending signed order
+     * @param values     the value of each key, or {@code null} for all 0
+     * @return a new B+-tree holding those entries
+     * @throws NullPointerException     if {@code sortedKeys} is null
+
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays differ
      *                                  in length; nothing is built
      */
@@ -121,13 +161,22 @@ public final class Indexes {
      * "sparse B+-tree", with 25% of every leaf free for inserts ({@code bplus-sparse} in the
      * bench). Short for {@code bPlusTreeBuilder().leafFill(leafFill).build(sortedKeys, values)}.
      *
+     * @param sortedKeys keys in strictly ascending signed order
+     * @param values     the value of each key, or {@code null} for all 0
+     * @param leafFill   the fraction of each leaf's 16 slots the bulk load fills, from 0.5 to 1
+     * @return a new B+-tree holding those entries
+     * @throws NullPointerException     if {@code sortedKeys} is null
      * @throws IllegalArgumentException on bad keys or values, or a fill outside [0.5, 1]
      */
     public static LongIndex bPlusTree(long[] sortedKeys, long[] values, double leafFill) {
         return bPlusTreeBuilder().leafFill(leafFill).build(sortedKeys, values);
     }
 
-    /** A builder for the B+-tree: the leaf fill of its bulk load (see {@link BPlusTreeBuilder}). */
+    /**
+     * A builder for the B+-tree: the leaf fill of its bulk load (see {@link BPlusTreeBuilder}).
+     *
+     * @return a new builder with the default: full leaves
+     */
     public static BPlusTreeBuilder bPlusTreeBuilder() {
         return new BPlusTreeBuilder();
     }
@@ -136,6 +185,8 @@ public final class Indexes {
      * An empty B&minus; tree (the article "Search Trees: B&minus; Tree"): nodes of 32 keys in flat
      * arrays, padded with infinities, searched by SIMD rank (compare, mask, popcount) and
      * inserted into by masked shifts; {@code ./bforest bench} runs it as {@code bminus}.
+     *
+     * @return a new, empty B&minus; tree of 32 keys a node
      */
     public static LongIndex bMinusTree() {
         return bMinusTreeBuilder().build();
@@ -145,6 +196,8 @@ public final class Indexes {
      * An empty B&minus; tree of {@code nodeKeys} keys a node: 16, 32 (the default) or 64. Short
      * for {@code bMinusTreeBuilder().nodeKeys(nodeKeys).build()}.
      *
+     * @param nodeKeys keys a node holds: 16, 32 or 64
+     * @return a new, empty B&minus; tree
      * @throws IllegalArgumentException for another node size
      */
     public static LongIndex bMinusTree(int nodeKeys) {
@@ -153,9 +206,13 @@ public final class Indexes {
 
     /**
      * A B&minus; tree bulk-loaded from {@code sortedKeys} with full leaves (B-1 keys each; the
-     * first insert into one splits it). The arrays are copied.
+     * first insert into one splits it), 32 keys a node. The arrays are copied.
      *
-     * @param values the value of each key, or {@code null} for zeros
+     * @param sortedKeys keys in strictly ascending signed order
+     * @param values     the value of each key, or {@code null} for all 0
+     * @return a new B&minus; tree holding those entries
+     * @throws NullPointerException     if {@code sortedKeys} is null
+
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays differ
      *                                  in length; nothing is built
      */
@@ -167,13 +224,22 @@ public final class Indexes {
      * A B&minus; tree of {@code nodeKeys} (16, 32 or 64) keys a node, bulk-loaded. Short for
      * {@code bMinusTreeBuilder().nodeKeys(nodeKeys).build(sortedKeys, values)}.
      *
+     * @param sortedKeys keys in strictly ascending signed order
+     * @param values     the value of each key, or {@code null} for all 0
+     * @param nodeKeys   keys a node holds: 16, 32 or 64
+     * @return a new B&minus; tree holding those entries
+     * @throws NullPointerException     if {@code sortedKeys} is null
      * @throws IllegalArgumentException on bad keys or values, or another node size
      */
     public static LongIndex bMinusTree(long[] sortedKeys, long[] values, int nodeKeys) {
         return bMinusTreeBuilder().nodeKeys(nodeKeys).build(sortedKeys, values);
     }
 
-    /** A builder for the B&minus; tree: its node size (see {@link BMinusTreeBuilder}). */
+    /**
+     * A builder for the B&minus; tree: its node size (see {@link BMinusTreeBuilder}).
+     *
+     * @return a new builder with the default: 32 keys a node
+     */
     public static BMinusTreeBuilder bMinusTreeBuilder() {
         return new BMinusTreeBuilder();
     }
@@ -184,6 +250,9 @@ public final class Indexes {
      * of two cache lines; {@code ./bforest bench} runs the variants as {@code csb},
      * {@code csb-segmented} and {@code csb-full}.
      *
+     * @param variant which of the three CSB+-trees: {@link CsbVariant#PLAIN}, {@link CsbVariant#SEGMENTED}
+     *                or {@link CsbVariant#FULL}
+     * @return a new, empty CSB+-tree with nodes of two cache lines
      * @throws NullPointerException if {@code variant} is null
      */
     public static LongIndex csbTree(CsbVariant variant) {
@@ -194,6 +263,9 @@ public final class Indexes {
      * An empty CSB+-tree of the variant with nodes of {@code lines} cache lines: 1 (the paper's),
      * 2 (the default) or 4. Short for {@code csbTreeBuilder().variant(variant).nodeLines(lines).build()}.
      *
+     * @param variant which of the three CSB+-trees
+     * @param lines   cache lines (64 bytes each) a node takes: 1, 2 or 4
+     * @return a new, empty CSB+-tree
      * @throws NullPointerException     if {@code variant} is null
      * @throws IllegalArgumentException for another node size
      */
@@ -203,10 +275,13 @@ public final class Indexes {
 
     /**
      * A CSB+-tree of the variant bulk-loaded level by level from {@code sortedKeys}: full leaves,
-     * inner nodes with one key slot free. The arrays are copied.
+     * inner nodes with one key slot free, nodes of two cache lines. The arrays are copied.
      *
-     * @param values the value of each key, or {@code null} for zeros
-     * @throws NullPointerException     if {@code variant} is null
+     * @param variant    which of the three CSB+-trees
+     * @param sortedKeys keys in strictly ascending signed order
+     * @param values     the value of each key, or {@code null} for all 0
+     * @return a new CSB+-tree holding those entries
+     * @throws NullPointerException     if {@code variant} or {@code sortedKeys} is null
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays differ
      *                                  in length; nothing is built
      */
@@ -218,14 +293,23 @@ public final class Indexes {
      * A CSB+-tree of the variant with nodes of {@code lines} (1, 2 or 4) cache lines, bulk-loaded.
      * Short for {@code csbTreeBuilder().variant(variant).nodeLines(lines).build(sortedKeys, values)}.
      *
-     * @throws NullPointerException     if {@code variant} is null
+     * @param variant    which of the three CSB+-trees
+     * @param lines      cache lines (64 bytes each) a node takes: 1, 2 or 4
+     * @param sortedKeys keys in strictly ascending signed order
+     * @param values     the value of each key, or {@code null} for all 0
+     * @return a new CSB+-tree holding those entries
+     * @throws NullPointerException     if {@code variant} or {@code sortedKeys} is null
      * @throws IllegalArgumentException on bad keys or values, or another node size
      */
     public static LongIndex csbTree(CsbVariant variant, int lines, long[] sortedKeys, long[] values) {
         return csbTreeBuilder().variant(variant).nodeLines(lines).build(sortedKeys, values);
     }
 
-    /** A builder for the CSB+-trees: the variant and the node size (see {@link CsbTreeBuilder}). */
+    /**
+     * A builder for the CSB+-trees: the variant and the node size (see {@link CsbTreeBuilder}).
+     *
+     * @return a new builder with the defaults: {@link CsbVariant#PLAIN}, nodes of two cache lines
+     */
     public static CsbTreeBuilder csbTreeBuilder() {
         return new CsbTreeBuilder();
     }
@@ -238,6 +322,8 @@ public final class Indexes {
      * leaf read at one instant, never a {@code ConcurrentModificationException}); {@code size()}
      * is exact when no update runs and an estimate while one does; {@code clear()} removes key by
      * key. Nodes are never merged: an emptied leaf stays and takes later inserts into its range.
+     *
+     * @return a new, empty concurrent BS-tree
      */
     public static LongIndex concurrentBsTree() {
         return OlcTrees.empty();
@@ -247,7 +333,11 @@ public final class Indexes {
      * A concurrent BS-tree bulk-loaded from {@code sortedKeys} (leaves 75% full), as
      * {@link #concurrentBsTree()}. The arrays are copied.
      *
-     * @param values the value of each key, or {@code null} for all 0
+     * @param sortedKeys keys in strictly ascending signed order
+     * @param values     the value of each key, or {@code null} for all 0
+     * @return a new concurrent BS-tree holding those entries
+     * @throws NullPointerException     if {@code sortedKeys} is null
+
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays
      *                                  differ in length; the message names the first bad index
      */

@@ -23,44 +23,97 @@ import java.util.NoSuchElementException;
  */
 public interface LongCursor {
 
-    /** Moves to the least key {@code >= key}. */
+    /**
+     * Moves to the least key {@code >= key}.
+     *
+     * @param key where to seek from, any {@code long}
+     * @return {@code true} if the cursor is now on an entry, {@code false} (not valid) if there
+     *         is no such key
+     */
     boolean seekCeiling(long key);
 
-    /** Moves to the greatest key {@code <= key}. */
+    /**
+     * Moves to the greatest key {@code <= key}.
+     *
+     * @param key where to seek from, any {@code long}
+     * @return {@code true} if the cursor is now on an entry, {@code false} (not valid) if there
+     *         is no such key
+     */
     boolean seekFloor(long key);
 
-    /** Moves to the least key {@code > key}. */
+    /**
+     * Moves to the least key {@code > key}.
+     *
+     * @param key where to seek from, any {@code long}
+     * @return {@code true} if the cursor is now on an entry, {@code false} (not valid) if there
+     *         is no such key
+     */
     boolean seekHigher(long key);
 
-    /** Moves to the greatest key {@code < key}. */
+    /**
+     * Moves to the greatest key {@code < key}.
+     *
+     * @param key where to seek from, any {@code long}
+     * @return {@code true} if the cursor is now on an entry, {@code false} (not valid) if there
+     *         is no such key
+     */
     boolean seekLower(long key);
 
-    /** Moves to the least key. */
+    /**
+     * Moves to the least key.
+     *
+     * @return {@code true} if the cursor is now on an entry, {@code false} if the index is empty
+     */
     boolean seekFirst();
 
-    /** Moves to the greatest key. */
+    /**
+     * Moves to the greatest key.
+     *
+     * @return {@code true} if the cursor is now on an entry, {@code false} if the index is empty
+     */
     boolean seekLast();
 
-    /** Moves to the next greater key; not valid afterwards if there is none. */
+    /**
+     * Moves to the next greater key; not valid afterwards if there is none.
+     *
+     * @return {@code true} if the cursor is now on an entry; {@code false} if it was on the
+     *         greatest key or was not valid
+     * @throws ConcurrentModificationException if the cursor is stale
+     */
     boolean next();
 
-    /** Moves to the next smaller key; not valid afterwards if there is none. */
+    /**
+     * Moves to the next smaller key; not valid afterwards if there is none.
+     *
+     * @return {@code true} if the cursor is now on an entry; {@code false} if it was on the least
+     *         key or was not valid
+     * @throws ConcurrentModificationException if the cursor is stale
+     */
     boolean previous();
 
-    /** Whether the cursor is on an entry. */
+    /**
+     * Whether the cursor is on an entry.
+     *
+     * @return {@code true} if {@link #key()} and {@link #value()} may be read
+     * @throws ConcurrentModificationException if the cursor is stale
+     */
     boolean isValid();
 
     /**
      * The key under the cursor.
      *
-     * @throws NoSuchElementException if the cursor is not valid
+     * @return the key of the entry the cursor is on
+     * @throws NoSuchElementException          if the cursor is not valid
+     * @throws ConcurrentModificationException if the cursor is stale
      */
     long key();
 
     /**
      * The value under the cursor.
      *
-     * @throws NoSuchElementException if the cursor is not valid
+     * @return the current value of the entry the cursor is on
+     * @throws NoSuchElementException          if the cursor is not valid
+     * @throws ConcurrentModificationException if the cursor is stale
      */
     long value();
 
@@ -68,7 +121,8 @@ public interface LongCursor {
      * Removes the entry under the cursor and moves to the next greater key (not valid if there is
      * none). The cursor stays usable; other cursors on the same index become stale.
      *
-     * @throws NoSuchElementException if the cursor is not valid
+     * @throws NoSuchElementException          if the cursor is not valid
+     * @throws ConcurrentModificationException if the cursor is stale
      */
     void remove();
 }

@@ -8,6 +8,13 @@ package org.bforest;
  */
 @FunctionalInterface
 public interface LongEntryVisitor {
-    /** Takes one entry; returns {@code false} to end the visit after it. */
+    /**
+     * Takes one entry; returns {@code false} to end the visit after it.
+     *
+     * @param key   the entry's key
+     * @param value the entry's value
+     * @return {@code true} to go on to the next entry, {@code false} to end the visit here (this
+     *         entry still counts in the visit's result)
+     */
     boolean visit(long key, long value);
 }

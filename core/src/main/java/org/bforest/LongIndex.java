@@ -53,10 +53,21 @@ public interface LongIndex {
 
     // ---- look-ups ---------------------------------------------------------------------------
 
-    /** The value of {@code key}, or {@code absent} if the key is not in the index. */
+    /**
+     * The value of {@code key}, or {@code absent} if the key is not in the index.
+     *
+     * @param key    the key to look up, any {@code long}
+     * @param absent what to return when {@code key} is not in the index
+     * @return the value of {@code key}, or {@code absent}
+     */
     long get(long key, long absent);
 
-    /** The value of {@code key}, or {@link #defaultReturnValue()} if the key is not in the index. */
+    /**
+     * The value of {@code key}, or {@link #defaultReturnValue()} if the key is not in the index.
+     *
+     * @param key the key to look up, any {@code long}
+     * @return the value of {@code key}, or the default return value
+     */
     default long get(long key) {
         return get(key, defaultReturnValue());
     }
@@ -65,21 +76,37 @@ public interface LongIndex {
      * The value of {@code key}, or {@code defaultValue} if the key is not in the index: the name
      * fastutil's {@code Long2LongMap} and {@link java.util.Map#getOrDefault} give
      * {@link #get(long, long)}, which it calls.
+     *
+     * @param key          the key to look up, any {@code long}
+     * @param defaultValue what to return when {@code key} is not in the index
+     * @return the value of {@code key}, or {@code defaultValue}
      */
     default long getOrDefault(long key, long defaultValue) {
         return get(key, defaultValue);
     }
 
-    /** Whether {@code key} is in the index. */
+    /**
+     * Whether {@code key} is in the index.
+     *
+     * @param key the key to look for, any {@code long}
+     * @return {@code true} if the index holds {@code key}, whatever its value
+     */
     boolean containsKey(long key);
 
     /**
      * The value that {@link #get(long)}, {@link #put} and {@link #remove} return when there is no
      * value to return (0 unless set), as in fastutil.
+     *
+     * @return the default return value; 0 until {@link #defaultReturnValue(long)} sets another
      */
     long defaultReturnValue();
 
-    /** Sets the value that {@link #get(long)}, {@link #put} and {@link #remove} return for "none". */
+    /**
+     * Sets the value that {@link #get(long)}, {@link #put} and {@link #remove} return for "none".
+     * It changes no entry, and the methods that take an {@code absent} argument ignore it.
+     *
+     * @param value the new default return value, any {@code long}
+     */
     void defaultReturnValue(long value);
 
     /**
@@ -88,6 +115,10 @@ public interface LongIndex {
      * memory misses of independent look-ups overlap: on large indexes this is several times
      * faster than calling {@link #get} in a loop.
      *
+     * @param keys   the keys to look up, in any order (repeats allowed); not changed
+     * @param values where the answers go: {@code values[i]} for {@code keys[i]}; at least as long
+     *               as {@code keys} (entries past {@code keys.length} are left alone)
+     * @param absent what to write for a key that is not in the index
      * @throws NullPointerException     if {@code keys} or {@code values} is null
      * @throws IllegalArgumentException if {@code values} is shorter than {@code keys}
      */
@@ -103,7 +134,12 @@ public interface LongIndex {
     /**
      * Maps {@code key} to {@code value}, replacing any earlier value.
      *
+     * @param key   the key, any {@code long} ({@link Long#MAX_VALUE} included)
+     * @param value its new value, any {@code long}
      * @return the previous value of {@code key}, or {@link #defaultReturnValue()} if it was new
+     * @throws IllegalArgumentException if the index stores keys only
+     *                                  ({@link BSTreeIndex#isKeyOnly()}) and {@code value} is
+     *                                  not 0; the index is left as it was
      */
     long put(long key, long value);
 
@@ -111,7 +147,11 @@ public interface LongIndex {
      * {@link #put} that says whether the key was new (an insert) rather than there (an update of
      * its value): one descent either way.
      *
+     * @param key   the key, any {@code long}
+     * @param value its new value, any {@code long}
      * @return {@code true} if the key was new, {@code false} if an existing value was replaced
+     * @throws IllegalArgumentException if the index stores keys only and {@code value} is not 0
+     *                                  (as {@link #put})
      */
     default boolean upsert(long key, long value) {
         long before = size();
@@ -124,6 +164,8 @@ public interface LongIndex {
      * with its last value). The keys need not be sorted. Structures with a faster batched path
      * (the GPU tree) override it.
      *
+     * @param keys   the keys to put, in any order (repeats allowed); not changed
+     * @param values the value of each key, exactly as long as {@code keys}; not changed
      * @throws NullPointerException     if {@code keys} or {@code values} is null
      * @throws IllegalArgumentException if the arrays differ in length; nothing is put
      */
@@ -137,6 +179,7 @@ public interface LongIndex {
     /**
      * Removes {@code key} and its value.
      *
+     * @param key the key to remove, any {@code long}; an absent key is no error
      * @return the value {@code key} had, or {@link #defaultReturnValue()} if it was not there
      */
     long remove(long key);
@@ -144,6 +187,7 @@ public interface LongIndex {
     /**
      * {@link #remove} that says whether the key was there.
      *
+     * @param key the key to remove, any {@code long}
      * @return {@code true} if the key was there (and is now gone)
      */
     default boolean delete(long key) {
@@ -157,6 +201,8 @@ public interface LongIndex {
      * allowed) and returns how many were removed. The keys need not be sorted. Structures with a
      * faster batched path (the GPU tree) override it.
      *
+     * @param keys the keys to remove, in any order; not changed
+     * @return how many keys were in the index and are now gone (a repeat counts once)
      * @throws NullPointerException if {@code keys} is null; nothing is removed
      */
     default long removeAll(long[] keys) {
@@ -171,31 +217,64 @@ public interface LongIndex {
     /** Removes every key; the index keeps working afterwards. */
     void clear();
 
-    /** The number of keys, in constant time. */
+    /**
+     * The number of keys, in constant time.
+     *
+     * @return how many keys the index holds
+     */
     long size();
 
-    /** Whether the index holds no key. */
+    /**
+     * Whether the index holds no key.
+     *
+     * @return {@code true} if {@link #size()} is 0
+     */
     default boolean isEmpty() {
         return size() == 0;
     }
 
     // ---- neighbours -------------------------------------------------------------------------
 
-    /** The least key {@code >= key}, or {@code absent} if there is none. */
+    /**
+     * The least key {@code >= key}, or {@code absent} if there is none.
+     *
+     * @param key    where to look from, any {@code long}
+     * @param absent what to return when every key is below {@code key}
+     * @return the least key {@code >= key}, or {@code absent}
+     */
     long ceilingKey(long key, long absent);
 
-    /** The greatest key {@code <= key}, or {@code absent} if there is none. */
+    /**
+     * The greatest key {@code <= key}, or {@code absent} if there is none.
+     *
+     * @param key    where to look from, any {@code long}
+     * @param absent what to return when every key is above {@code key}
+     * @return the greatest key {@code <= key}, or {@code absent}
+     */
     long floorKey(long key, long absent);
 
-    /** The least key {@code > key}, or {@code absent} if there is none. */
+    /**
+     * The least key {@code > key}, or {@code absent} if there is none.
+     *
+     * @param key    where to look from, any {@code long} ({@link Long#MAX_VALUE} has no higher key)
+     * @param absent what to return when no key is above {@code key}
+     * @return the least key {@code > key}, or {@code absent}
+     */
     long higherKey(long key, long absent);
 
-    /** The greatest key {@code < key}, or {@code absent} if there is none. */
+    /**
+     * The greatest key {@code < key}, or {@code absent} if there is none.
+     *
+     * @param key    where to look from, any {@code long} ({@link Long#MIN_VALUE} has no lower key)
+     * @param absent what to return when no key is below {@code key}
+     * @return the greatest key {@code < key}, or {@code absent}
+     */
     long lowerKey(long key, long absent);
 
     /**
      * The least key.
      *
+     * @return the least key in the index
      * @throws NoSuchElementException if the index is empty
      */
     long firstKey();
@@ -203,16 +282,26 @@ public interface LongIndex {
     /**
      * The greatest key.
      *
+     * @return the greatest key in the index
      * @throws NoSuchElementException if the index is empty
      */
     long lastKey();
 
     // ---- cursors and ranges -----------------------------------------------------------------
 
-    /** A new cursor that is not yet positioned ({@link LongCursor#isValid()} is false). */
+    /**
+     * A new cursor that is not yet positioned ({@link LongCursor#isValid()} is false).
+     *
+     * @return a new cursor; position it with one of its {@code seek…} methods
+     */
     LongCursor cursor();
 
-    /** A new cursor at the least key {@code >= key} (not valid if there is none). */
+    /**
+     * A new cursor at the least key {@code >= key} (not valid if there is none).
+     *
+     * @param key where to start, any {@code long}
+     * @return a new cursor on the least key {@code >= key}, or not valid if there is none
+     */
     default LongCursor cursor(long key) {
         LongCursor c = cursor();
         c.seekCeiling(key);
@@ -223,10 +312,22 @@ public interface LongIndex {
      * The number of keys between {@code from} and {@code to}, each bound included or not; 0 when
      * the range is empty ({@code from > to}, or {@code from == to} with a bound excluded).
      * {@code rangeCount(Long.MIN_VALUE, true, Long.MAX_VALUE, true)} counts every key.
+     *
+     * @param from          the lower bound, any {@code long}
+     * @param fromInclusive whether a key equal to {@code from} counts
+     * @param to            the upper bound, any {@code long}
+     * @param toInclusive   whether a key equal to {@code to} counts
+     * @return how many keys lie in the range; 0 for an empty range
      */
     long rangeCount(long from, boolean fromInclusive, long to, boolean toInclusive);
 
-    /** The number of keys in {@code [from, to)}; 0 when {@code from >= to}. */
+    /**
+     * The number of keys in {@code [from, to)}; 0 when {@code from >= to}.
+     *
+     * @param from the least key counted
+     * @param to   the first key past the range (not counted)
+     * @return how many keys {@code k} satisfy {@code from <= k < to}
+     */
     default long rangeCount(long from, long to) {
         return rangeCount(from, true, to, false);
     }
@@ -236,6 +337,10 @@ public interface LongIndex {
      * {@link #rangeCount(long, long)} would (0 where {@code from[i] >= to[i]}). The device trees
      * override it to search every bound of the batch in one launch; elsewhere it loops.
      *
+     * @param from   the ranges' lower bounds, included; not changed
+     * @param to     the ranges' upper bounds, excluded: exactly as long as {@code from}; not changed
+     * @param counts where the counts go: {@code counts[i]} for range {@code i}; at least as long as
+     *               {@code from}
      * @throws NullPointerException     if an array is null
      * @throws IllegalArgumentException if {@code to} differs in length from {@code from} or
      *                                  {@code counts} is shorter; nothing is written
@@ -253,11 +358,27 @@ public interface LongIndex {
      * was given (the one it stopped at included). The visitor must not change the index: if it
      * does, a {@link java.util.ConcurrentModificationException} ends the visit.
      *
+     * @param from          the lower bound, any {@code long}
+     * @param fromInclusive whether a key equal to {@code from} is visited
+     * @param to            the upper bound, any {@code long}
+     * @param toInclusive   whether a key equal to {@code to} is visited
+     * @param visitor       called with each key and value; returns {@code false} to stop
+     * @return how many entries the visitor was given; 0 for an empty range
      * @throws NullPointerException if {@code visitor} is null
+     * @throws java.util.ConcurrentModificationException if the visitor adds or removes a key (every
+     *         structure but the concurrent BS-tree, whose walk is weakly consistent)
      */
     long rangeVisit(long from, boolean fromInclusive, long to, boolean toInclusive, LongEntryVisitor visitor);
 
-    /** {@link #rangeVisit(long, boolean, long, boolean, LongEntryVisitor)} over {@code [from, to)}. */
+    /**
+     * {@link #rangeVisit(long, boolean, long, boolean, LongEntryVisitor)} over {@code [from, to)}.
+     *
+     * @param from    the least key visited
+     * @param to      the first key past the range (not visited)
+     * @param visitor called with each key and value; returns {@code false} to stop
+     * @return how many entries the visitor was given
+     * @throws NullPointerException if {@code visitor} is null
+     */
     default long rangeVisit(long from, long to, LongEntryVisitor visitor) {
         return rangeVisit(from, true, to, false, visitor);
     }
@@ -266,6 +387,7 @@ public interface LongIndex {
      * Calls {@code action} for every entry in ascending key order. The action must not change the
      * index (a {@link java.util.ConcurrentModificationException} ends the walk if it does).
      *
+     * @param action called once with each key and its value
      * @throws NullPointerException if {@code action} is null
      */
     default void forEach(LongEntryConsumer action) {
@@ -282,6 +404,8 @@ public interface LongIndex {
      * The bytes this index holds: its arrays as allocated (capacity, not only what is in use),
      * including headers; for a {@link NativeLongIndex}, its native memory too. Comparable across
      * structures.
+     *
+     * @return the index's memory in bytes, heap and native together
      */
     long memoryBytes();
 
@@ -293,6 +417,8 @@ public interface LongIndex {
      * descent each.
      * Every structure returns {@link LongIndexViews#asNavigableMap(LongIndex)} of itself; an
      * implementation of this interface outside bforest can do the same.
+     *
+     * @return a view of the whole index in ascending key order; changes go both ways
      */
     NavigableMap<Long, Long> asNavigableMap();
 }

@@ -14,6 +14,10 @@ public interface NativeLongIndex extends LongIndex, AutoCloseable {
     @Override
     void close();
 
-    /** Whether {@link #close()} has been called. */
+    /**
+     * Whether {@link #close()} has been called.
+     *
+     * @return {@code true} once the index is closed; it never reopens
+     */
     boolean isClosed();
 }

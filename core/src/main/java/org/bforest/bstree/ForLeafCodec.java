@@ -20,7 +20,7 @@ import org.bforest.storage.LongBlockHeap;
  * [off + VALS, off + VALS + 16) value lanes (trees with value lanes only): value - v0, same
  *                              width, slot-aligned with the keys
  * [io, io + 4 or 5)            info, io = off + {@link #infoOffset}: {@link #K0}, {@link #BITMAP},
- *                              {@link #LINKS} (next << 32 | prev), {@link #META} and, with value
+ *                              {@link #LINKS} (next &lt;&lt; 32 | prev), {@link #META} and, with value
  *                              lanes, {@link #V0}
  * </pre>
  * {@link #META} is {@code valueRef << 32 | valueLines << 8 | LANE_VALUES | width}: the width (16,
@@ -130,7 +130,7 @@ final class ForLeafCodec {
         return -1L >>> (64 - width);
     }
 
-    /** The bits of the lanes below {@code s} (0 <= s <= 64). */
+    /** The bits of the lanes below {@code s} ({@code 0 <= s <= 64}). */
     static long below(int s) {
         return s >= MAX_LANES ? -1L : (1L << s) - 1;
     }

@@ -31,12 +31,12 @@ final class Slots {
         return Integer.bitCount(bitmap) << 16 | bitmap;
     }
 
-    /** Used slots at or above {@code s} (0 <= s <= 16). */
+    /** Used slots at or above {@code s} ({@code 0 <= s <= 16}). */
     static int bitsFrom(int bm, int s) {
         return GapSlots.bitsFrom(bm, s);
     }
 
-    /** Used slots below {@code s} (0 <= s <= 16). */
+    /** Used slots below {@code s} ({@code 0 <= s <= 16}). */
     static int bitsBelow(int bm, int s) {
         return GapSlots.bitsBelow(bm, s);
     }

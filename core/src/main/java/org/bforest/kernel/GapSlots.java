@@ -20,12 +20,12 @@ public final class GapSlots {
     private GapSlots() {
     }
 
-    /** Used slots at or above {@code s} (0 <= s <= 16). */
+    /** Used slots at or above {@code s} ({@code 0 <= s <= 16}). */
     public static int bitsFrom(int bm, int s) {
         return bm & (FULL << s) & FULL;
     }
 
-    /** Used slots below {@code s} (0 <= s <= 16). */
+    /** Used slots below {@code s} ({@code 0 <= s <= 16}). */
     public static int bitsBelow(int bm, int s) {
         return bm & ((1 << s) - 1);
     }

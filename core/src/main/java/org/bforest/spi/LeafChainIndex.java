@@ -333,12 +333,12 @@ public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
         return (int) pos & (MAX_SLOTS - 1);
     }
 
-    /** Used slots at or above {@code s} (0 <= s <= 64). */
+    /** Used slots at or above {@code s} ({@code 0 <= s <= 64}). */
     protected static long bitsFrom(long bm, int s) {
         return s >= MAX_SLOTS ? 0 : bm & (-1L << s);
     }
 
-    /** Used slots below {@code s} (0 <= s <= 64). */
+    /** Used slots below {@code s} ({@code 0 <= s <= 64}). */
     protected static long bitsBelow(long bm, int s) {
         return s >= MAX_SLOTS ? bm : bm & ((1L << s) - 1);
     }

@@ -40,6 +40,10 @@ public record DeviceSearch(QueryOrder order, int group) {
     public static final DeviceSearch DEFAULT = new DeviceSearch(QueryOrder.PARTIAL, 1);
 
     /**
+     * A search setting, checked at once.
+     *
+     * @param order the queries' order on the device
+     * @param group work-items that search one query's page together: 1, 2, 4, 8, 16, 32 or 64
      * @throws NullPointerException     if {@code order} is null
      * @throws IllegalArgumentException if {@code group} is not a power of two from 1 to 64
      */

@@ -27,14 +27,23 @@ public final class OpenClDevice {
     /**
      * Every device of every installed platform; empty when OpenCL's loader is there but no driver.
      *
-     * @throws OpenClException when no OpenCL library is installed at all
+     * @return the devices in the loader's order, platform by platform; {@link #index()} is the
+     *         position in this list
+     * @throws OpenClException when no OpenCL library is installed at all, or a query of the
+     *                         platforms or devices fails
      */
     public static List<OpenClDevice> all() {
         List<ClDevice> ds = ClDevice.all();
         return java.util.stream.IntStream.range(0, ds.size()).mapToObj(i -> new OpenClDevice(ds.get(i), i)).toList();
     }
 
-    /** The device {@code -Dbforest.opencl.device} names, else the first GPU, else the first device. */
+    /**
+     * The device {@code -Dbforest.opencl.device} names, else the first GPU, else the first device.
+     *
+     * @return the device to use, as {@link #choose(String)} picks it from the system property
+     * @throws OpenClException when OpenCL is not installed, there is no device, or none matches
+     *                         the property
+     */
     public static OpenClDevice choose() {
         return choose(System.getProperty(PROPERTY));
     }
@@ -43,7 +52,12 @@ public final class OpenClDevice {
      * The device {@code spec} names: an index into {@link #all()} or a case-insensitive part of its
      * name or its platform's; {@code null} or blank: the first GPU, else the first device.
      *
-     * @throws OpenClException when there is no device, or none matches {@code spec}
+     * @param spec a decimal index into {@link #all()}, a part of a device's or platform's name
+     *             (case ignored, surrounding blanks stripped), or {@code null} or blank
+     * @return the first device that {@code spec} names
+     * @throws OpenClException when OpenCL is not installed, there is no device, the index is out
+     *                         of range, or no name matches {@code spec}; the message lists the
+     *                         devices there are
      */
     public static OpenClDevice choose(String spec) {
         List<OpenClDevice> all = all();
@@ -86,44 +100,96 @@ public final class OpenClDevice {
         return device;
     }
 
+    /**
+     * Where this device stands in {@link #all()}: the number {@code -Dbforest.opencl.device} takes.
+     *
+     * @return the device's index, from 0
+     */
     public int index() {
         return index;
     }
 
+    /**
+     * The device's name as the driver reports it ({@code CL_DEVICE_NAME}).
+     *
+     * @return the device's name, blanks stripped
+     */
     public String name() {
         return device.name();
     }
 
+    /**
+     * The name of the platform (driver) the device belongs to ({@code CL_PLATFORM_NAME}), such as
+     * {@code "Portable Computing Language"} for PoCL.
+     *
+     * @return the platform's name, blanks stripped
+     */
     public String platformName() {
         return device.platformName();
     }
 
-    /** The OpenCL version the device reports, e.g. {@code "OpenCL 3.0 CUDA"}. */
+    /**
+     * The OpenCL version the device reports, e.g. {@code "OpenCL 3.0 CUDA"}.
+     *
+     * @return the device's {@code CL_DEVICE_VERSION} string
+     */
     public String version() {
         return device.version();
     }
 
+    /**
+     * Whether the driver reports the device as a GPU ({@code CL_DEVICE_TYPE_GPU}).
+     *
+     * @return {@code true} for a GPU
+     */
     public boolean isGpu() {
         return device.isGpu();
     }
 
-    /** Whether this is a CPU device: an emulation of what a GPU does (PoCL, or a vendor's CPU runtime). */
+    /**
+     * Whether this is a CPU device: an emulation of what a GPU does (PoCL, or a vendor's CPU runtime).
+     *
+     * @return {@code true} when the driver reports the device as a CPU ({@code CL_DEVICE_TYPE_CPU})
+     */
     public boolean isEmulation() {
         return device.isCpu();
     }
 
+    /**
+     * The device's parallel compute units ({@code CL_DEVICE_MAX_COMPUTE_UNITS}): streaming
+     * multiprocessors or compute units on a GPU, cores on a CPU device.
+     *
+     * @return the number of compute units, at least 1
+     */
     public int computeUnits() {
         return device.computeUnits();
     }
 
+    /**
+     * The most work-items one work-group may have on the device ({@code CL_DEVICE_MAX_WORK_GROUP_SIZE}).
+     *
+     * @return the largest work-group size, in work-items
+     */
     public long maxWorkGroupSize() {
         return device.maxWorkGroupSize();
     }
 
+    /**
+     * The device's global memory ({@code CL_DEVICE_GLOBAL_MEM_SIZE}): what all of its buffers
+     * together, every index's pages included, can take.
+     *
+     * @return the global memory in bytes
+     */
     public long globalMemoryBytes() {
         return device.globalMemBytes();
     }
 
+    /**
+     * The largest single buffer the device allocates ({@code CL_DEVICE_MAX_MEM_ALLOC_SIZE}); a tree
+     * whose page array would need more is refused with an {@link OpenClException}.
+     *
+     * @return the largest allocation in bytes
+     */
     public long maxAllocationBytes() {
         return device.maxAllocBytes();
     }

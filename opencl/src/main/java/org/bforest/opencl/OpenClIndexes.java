@@ -35,20 +35,38 @@ public final class OpenClIndexes {
     private OpenClIndexes() {
     }
 
-    /** An empty GPU B+-tree (Kaczmarek's paper) on the default device. */
+    /**
+     * An empty GPU B+-tree (Kaczmarek's paper) on the default device, pages of
+     * {@value #DEFAULT_PAGE_KEYS} keys.
+     *
+     * @return a new, empty GPU B+-tree; close it to free its device memory
+     * @throws OpenClException when OpenCL is not installed, there is no device, or the device refuses
+     */
     public static NativeLongIndex gpuBTree() {
         return gpuBTree(OpenClDevice.choose());
     }
 
-    /** An empty GPU B+-tree on {@code device}. */
+    /**
+     * An empty GPU B+-tree on {@code device}, pages of {@value #DEFAULT_PAGE_KEYS} keys.
+     *
+     * @param device the device that holds the pages (see {@link OpenClDevice#all()})
+     * @return a new, empty GPU B+-tree; close it to free its device memory
+     * @throws NullPointerException if {@code device} is null
+     * @throws OpenClException      when the device refuses (out of memory, a kernel that does not build)
+     */
     public static NativeLongIndex gpuBTree(OpenClDevice device) {
         return gpuBTree(device, DEFAULT_PAGE_KEYS, new long[0], null);
     }
 
     /**
      * A GPU B+-tree of {@code sortedKeys} (ascending, distinct) and their {@code values}
-     * ({@code null}: all 0) on the default device, its leaves full.
+     * ({@code null}: all 0) on the default device, its leaves full, pages of
+     * {@value #DEFAULT_PAGE_KEYS} keys.
      *
+     * @param sortedKeys keys in strictly ascending signed order; copied to the device
+     * @param values     the value of each key, or {@code null} for all 0
+     * @return a new GPU B+-tree holding those entries; close it to free its device memory
+     * @throws NullPointerException     if {@code sortedKeys} is null
      * @throws IllegalArgumentException on unsorted or repeated keys, or arrays of different lengths
      * @throws OpenClException          when there is no OpenCL device, or it is out of memory
      */
@@ -59,9 +77,15 @@ public final class OpenClIndexes {
     /**
      * A GPU B+-tree of {@code sortedKeys} and their {@code values} on {@code device}, in pages of
      * {@code pageKeys} keys (2 to 2^20; the paper found 2048-4096 best, 16384 for tens of millions
-     * of keys).
+     * of keys). Its leaves are full.
      *
-     * @throws IllegalArgumentException on bad keys or a page size out of range
+     * @param device     the device that holds the pages (see {@link OpenClDevice#all()})
+     * @param pageKeys   keys a page holds, inner and leaf pages alike: 2 to 2^20
+     * @param sortedKeys keys in strictly ascending signed order; copied to the device
+     * @param values     the value of each key, or {@code null} for all 0
+     * @return a new GPU B+-tree holding those entries; close it to free its device memory
+     * @throws NullPointerException     if {@code device} or {@code sortedKeys} is null
+     * @throws IllegalArgumentException on bad keys or a page size out of range; nothing reaches the device
      * @throws OpenClException          when the device refuses (out of memory, a kernel that does not build)
      */
     public static NativeLongIndex gpuBTree(OpenClDevice device, int pageKeys, long[] sortedKeys, long[] values) {
@@ -72,6 +96,16 @@ public final class OpenClIndexes {
     /**
      * {@link #gpuBTree(OpenClDevice, int, long[], long[])} whose look-up batches are ordered and
      * searched on the device as {@code search} says (the default: {@link DeviceSearch#DEFAULT}).
+     *
+     * @param device     the device that holds the pages (see {@link OpenClDevice#all()})
+     * @param pageKeys   keys a page holds, inner and leaf pages alike: 2 to 2^20
+     * @param search     how look-up batches are ordered and searched; the answers do not depend on it
+     * @param sortedKeys keys in strictly ascending signed order; copied to the device
+     * @param values     the value of each key, or {@code null} for all 0
+     * @return a new GPU B+-tree holding those entries; close it to free its device memory
+     * @throws NullPointerException     if {@code device}, {@code search} or {@code sortedKeys} is null
+     * @throws IllegalArgumentException on bad keys or a page size out of range; nothing reaches the device
+     * @throws OpenClException          when the device refuses (out of memory, a kernel that does not build)
      */
     public static NativeLongIndex gpuBTree(OpenClDevice device, int pageKeys, DeviceSearch search, long[] sortedKeys,
                                            long[] values) {
@@ -84,20 +118,35 @@ public final class OpenClIndexes {
      * An empty hybrid tree on the default device: the BS-tree's inner levels on the CPU, leaf
      * pages of {@value #DEFAULT_PAGE_KEYS} keys on the device (the paper's proposal for future
      * work). The CPU descends a whole batch and hands the leaf ids to the device.
+     *
+     * @return a new, empty hybrid tree; close it to free its device memory
+     * @throws OpenClException when OpenCL is not installed, there is no device, or the device refuses
      */
     public static NativeLongIndex hybridTree() {
         return hybridTree(OpenClDevice.choose());
     }
 
-    /** An empty hybrid tree on {@code device}. */
+    /**
+     * An empty hybrid tree on {@code device}, leaf pages of {@value #DEFAULT_PAGE_KEYS} keys.
+     *
+     * @param device the device that holds the leaf pages (see {@link OpenClDevice#all()})
+     * @return a new, empty hybrid tree; close it to free its device memory
+     * @throws NullPointerException if {@code device} is null
+     * @throws OpenClException      when the device refuses (out of memory, a kernel that does not build)
+     */
     public static NativeLongIndex hybridTree(OpenClDevice device) {
         return hybridTree(device, DEFAULT_PAGE_KEYS, new long[0], null);
     }
 
     /**
      * A hybrid tree of {@code sortedKeys} (ascending, distinct) and their {@code values}
-     * ({@code null}: all 0) on the default device, its leaves full.
+     * ({@code null}: all 0) on the default device, its leaves full, leaf pages of
+     * {@value #DEFAULT_PAGE_KEYS} keys.
      *
+     * @param sortedKeys keys in strictly ascending signed order; copied to the device
+     * @param values     the value of each key, or {@code null} for all 0
+     * @return a new hybrid tree holding those entries; close it to free its device memory
+     * @throws NullPointerException     if {@code sortedKeys} is null
      * @throws IllegalArgumentException on unsorted or repeated keys, or arrays of different lengths
      * @throws OpenClException          when there is no OpenCL device, or it is out of memory
      */
@@ -107,10 +156,16 @@ public final class OpenClIndexes {
 
     /**
      * A hybrid tree of {@code sortedKeys} and their {@code values} on {@code device}, in leaf
-     * pages of {@code pageKeys} keys (2 to 2^20).
+     * pages of {@code pageKeys} keys (2 to 2^20), full.
      *
-     * @throws IllegalArgumentException on bad keys or a page size out of range
-     * @throws OpenClException          when the device refuses
+     * @param device     the device that holds the leaf pages (see {@link OpenClDevice#all()})
+     * @param pageKeys   keys a leaf page holds: 2 to 2^20
+     * @param sortedKeys keys in strictly ascending signed order; copied to the device
+     * @param values     the value of each key, or {@code null} for all 0
+     * @return a new hybrid tree holding those entries; close it to free its device memory
+     * @throws NullPointerException     if {@code device} or {@code sortedKeys} is null
+     * @throws IllegalArgumentException on bad keys or a page size out of range; nothing reaches the device
+     * @throws OpenClException          when the device refuses (out of memory, a kernel that does not build)
      */
     public static NativeLongIndex hybridTree(OpenClDevice device, int pageKeys, long[] sortedKeys, long[] values) {
         Objects.requireNonNull(device, "device");
@@ -120,6 +175,16 @@ public final class OpenClIndexes {
     /**
      * {@link #hybridTree(OpenClDevice, int, long[], long[])} whose look-up batches are ordered
      * and searched on the device as {@code search} says (the default: {@link DeviceSearch#DEFAULT}).
+     *
+     * @param device     the device that holds the leaf pages (see {@link OpenClDevice#all()})
+     * @param pageKeys   keys a leaf page holds: 2 to 2^20
+     * @param search     how look-up batches are ordered and searched; the answers do not depend on it
+     * @param sortedKeys keys in strictly ascending signed order; copied to the device
+     * @param values     the value of each key, or {@code null} for all 0
+     * @return a new hybrid tree holding those entries; close it to free its device memory
+     * @throws NullPointerException     if {@code device}, {@code search} or {@code sortedKeys} is null
+     * @throws IllegalArgumentException on bad keys or a page size out of range; nothing reaches the device
+     * @throws OpenClException          when the device refuses (out of memory, a kernel that does not build)
      */
     public static NativeLongIndex hybridTree(OpenClDevice device, int pageKeys, DeviceSearch search, long[] sortedKeys,
                                              long[] values) {

@@ -595,7 +595,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         return ranks[1] - ranks[0];
     }
 
-    /** {@code ranks[i]} = how many keys of the leaves are below {@code bounds[i]}, for i < n. */
+    /** {@code ranks[i]} = how many keys of the leaves are below {@code bounds[i]}, for {@code i < n}. */
     private void ranks(long[] bounds, int n, long[] ranks) {
         if (reorders(n)) {
             int[] perm = QueryOrders.permutation(bounds, 0, n, search.order(), 2 * leafPages);
