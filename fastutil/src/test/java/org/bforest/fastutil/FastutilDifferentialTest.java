@@ -168,9 +168,9 @@ class FastutilDifferentialTest {
         /** The model's view of [lo, hi), made again from the root (after a default return value change). */
         Long2LongSortedMap modelView(Long lo, Long hi) {
             if (lo == null) {
-                return hi == null ? model : model.headMap(hi);
+                return hi == null ? model : model.headMap(hi.longValue());
             }
-            return hi == null ? model.tailMap(lo) : model.subMap(lo, hi);
+            return hi == null ? model.tailMap(lo.longValue()) : model.subMap(lo.longValue(), hi.longValue());
         }
 
         void all() {
@@ -216,6 +216,7 @@ class FastutilDifferentialTest {
             Object on(Long2LongSortedMap m, boolean isModel);
         }
 
+        @SuppressWarnings("deprecation") // entrySet().contains(Map.entry(...)): the boxed face on purpose
         void step(Pair p) {
             long k = key();
             long v = value();

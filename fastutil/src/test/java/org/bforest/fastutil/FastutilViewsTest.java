@@ -191,6 +191,7 @@ class FastutilViewsTest {
 
     @ParameterizedTest
     @MethodSource("structures")
+    @SuppressWarnings("deprecation") // get(Object): the boxed face on purpose
     void defaultReturnValueIsTheIndexs(Structures.Structure s) {
         LongIndex index = s.empty().get();
         LongIndexSortedMap map = FastutilViews.asLong2LongSortedMap(index);
@@ -378,6 +379,7 @@ class FastutilViewsTest {
 
     @ParameterizedTest
     @MethodSource("structures")
+    @SuppressWarnings("deprecation") // entrySet(): the boxed face on purpose
     void javaUtilFormsAndEquality(Structures.Structure s) {
         LongIndexSortedMap map = viewOf(s, MIN, 0, MAX);
         assertEquals("{-9223372036854775808=-9223372036854775807, 0=1, 9223372036854775807=9223372036854775806}",
