@@ -12,6 +12,7 @@ module org.bforest.bench {
     requires org.bforest;
     requires org.bforest.opencl;
     requires it.unimi.dsi.fastutil;
+    requires org.bforest.fastutil;
     requires jmh.core;
     // The kernel micro-benchmarks' own SIMD searches; every JVM that runs the bench adds the module.
     requires jdk.incubator.vector;
