@@ -58,7 +58,10 @@ public final class HtmlReport implements ReportWriter {
         memory(sb, d);
         build(sb, d);
         section(sb, "results", "All results", "Every cell that ran: the median of the timed repetitions, each "
-                + "repetition, the median build time, memory per key both ways and the checksum of the results.");
+                + "repetition, the median build time, memory per key both ways and the checksum of the results. "
+                + "\u2248 X (within noise of X): the row's slowest\u2013fastest spread, or X's, is wider than the gap"
+                + " between their medians, X being the structure ranked next to it in the same cell; a rerun could"
+                + " order the two the other way.");
         sb.append(HtmlTables.results(d)).append("</section>\n");
         notes(sb, run);
         section(sb, "datasets", "Datasets", null);
@@ -182,9 +185,20 @@ public final class HtmlReport implements ReportWriter {
     private static void cards(StringBuilder sb, List<Callouts.Callout> cs) {
         sb.append("<div class=\"cards\">\n");
         for (Callouts.Callout c : cs) {
-            sb.append("<div class=\"card\" style=\"--c:").append(Html.esc(c.colour())).append("\"><div class=\"fig\">")
-                    .append(Html.esc(c.figure())).append("</div><div class=\"txt\">").append(Html.esc(c.text()))
-                    .append("</div><div class=\"detail\">").append(Html.esc(c.detail())).append("</div></div>\n");
+            sb.append("<div class=\"card\" style=\"--c:").append(Html.esc(c.colour())).append(";--ink:")
+                    .append(Html.esc(Palette.ink(c.colour()))).append("\"><div class=\"fig\">")
+                    .append(Html.esc(c.figure()));
+            if (c.noise() != null) {
+                sb.append(" <span class=\"noise\">within noise</span>");
+            }
+            sb.append("</div><div class=\"txt\">").append(Html.esc(c.text())).append("</div><div class=\"detail\">")
+                    .append(Html.esc(c.detail())).append("</div>");
+            if (c.noise() != null) {
+                sb.append("<div class=\"detail noise-why\">").append(Html.esc("Within noise (the gap is smaller than"
+                        + " the wider slowest\u2013fastest spread): " + c.noise() + "."))
+                        .append("</div>");
+            }
+            sb.append("</div>\n");
         }
         sb.append("</div>\n");
     }
@@ -253,8 +267,8 @@ public final class HtmlReport implements ReportWriter {
                 SvgBarChart c = ReportCharts.scaling(v, ds);
                 if (c != null) {
                     figure(sb, ds + size + " · by thread count (" + String.join(", ", v.threads().stream()
-                            .map(String::valueOf).toList()) + "; the label under a bar is its thread count, paler"
-                            + " bars fewer threads)", c);
+                            .map(String::valueOf).toList()) + "; a row per structure and thread count, paler bars"
+                            + " fewer threads)", c);
                 }
             }
         }
@@ -417,9 +431,13 @@ public final class HtmlReport implements ReportWriter {
             .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(250px, 1fr)); gap: 12px; }
             .card { border: 1px solid #e5e7eb; border-left: 5px solid var(--c); border-radius: 8px;
               padding: 8px 12px 10px; background: #fcfcfd; }
-            .card .fig { font-size: 28px; font-weight: 700; color: var(--c); line-height: 1.2; }
+            .card .fig { font-size: 28px; font-weight: 700; color: var(--ink); line-height: 1.2; }
             .card .txt { font-weight: 600; }
             .card .detail { color: #6b7280; font-size: 12.5px; }
+            .noise { display: inline-block; background: #fef3c7; color: #92400e; border: 1px solid #f59e0b;
+              border-radius: 4px; padding: 0 5px; font-size: 12px; font-weight: 600; line-height: 1.5;
+              vertical-align: middle; white-space: nowrap; }
+            .card .noise-why { color: #92400e; }
             .scroll { overflow-x: auto; margin-top: 10px; }
             table { border-collapse: collapse; width: 100%; font-size: 13px; }
             th, td { padding: 4px 8px; border-bottom: 1px solid #eef0f3; text-align: left; vertical-align: top; }
