@@ -19,8 +19,9 @@ import org.bforest.bench.workloads.WorkloadGenerator;
 
 /**
  * index.html: the report as one self-contained page (inline CSS and SVG charts, no script, no
- * external file, no network): the ratios that matter, throughput per workload and dataset (the
- * shape of the BS-tree paper's Figures 5 to 9) and by thread count, memory per key both ways
+ * external file, no network): the ratios that matter (marked where they are within noise),
+ * throughput per workload and dataset (a row per structure, a panel per workload: the figures of
+ * the BS-tree paper's Figures 5 to 9) and by thread count, memory per key both ways
  * (Table 2), build time (Table 1), every figure, the notes, the datasets, the structures, the
  * protocol, and the machine, JVM and command line that produced it. The markup is XHTML-compatible
  * (well-formed XML), so it can be checked by any XML parser.
@@ -240,8 +241,8 @@ public final class HtmlReport implements ReportWriter {
     private static void throughput(StringBuilder sb, ReportData d) {
         section(sb, "throughput", "Throughput per workload", null);
         sb.append("<p class=\"lead\">Million operations per second, higher is better; the median of the timed"
-                + " repetitions, the whisker over a bar reaching from the slowest to the fastest of them. A dash on"
-                + " the axis: the structure did not run that workload (see the notes).</p>\n");
+                + " repetitions, the whisker on a bar reaching from the slowest to the fastest of them. Each workload"
+                + " has its own scale. A dash: the structure did not run that workload (see the notes).</p>\n");
         sb.append("<p class=\"workloads\">");
         List<Workload> ws = d.workloads();
         for (int i = 0; i < ws.size(); i++) {
