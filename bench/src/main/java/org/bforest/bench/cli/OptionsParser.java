@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import org.bforest.bench.BenchException;
 import org.bforest.bench.structures.Structure;
 import org.bforest.bench.workloads.Workload;
+import org.bforest.bench.workloads.WorkloadGenerator;
 
 /** Parses {@code ./bforest bench} arguments; {@code --name value} and {@code --name=value} both work. */
 public final class OptionsParser {
@@ -215,8 +216,26 @@ public final class OptionsParser {
         List<Integer> k = sizes("--keys", keys != null ? keys
                 : List.of((long) (paper ? Options.PAPER_KEYS : Options.DEFAULT_KEYS)));
         int o = count("--ops", ops != null ? ops : paper ? Options.PAPER_OPS : Options.DEFAULT_OPS, 1);
+        deletesFit(workloads, k, o);
         return new Options(structures, datasets, k, o, workloads, threads, seed, reps, warmups, csv, report, shift,
                 progress, scale, help, values, batch, build);
+    }
+
+    /**
+     * Refuses, before any key is generated, a workload that would delete more than half the keys at
+     * some size (F: {@code --ops} above half of {@code --keys}; E: above about ten times). In a size
+     * sweep a workload that writes runs at most as many operations as the size has keys (the
+     * runner's {@code opsAt}), so that is the count checked there.
+     */
+    private static void deletesFit(List<Workload> workloads, List<Integer> sizes, int ops) {
+        for (Workload w : workloads) {
+            for (int n : sizes) {
+                int runs = sizes.size() > 1 && !w.readOnly() ? Math.min(ops, n) : ops;
+                if (runs > WorkloadGenerator.maxOps(w, n)) {
+                    throw new BenchException(WorkloadGenerator.tooManyDeletes(w, n, runs));
+                }
+            }
+        }
     }
 
     private static int batch(long v) {

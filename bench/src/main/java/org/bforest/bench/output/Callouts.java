@@ -21,8 +21,10 @@ final class Callouts {
      * @param text   the sentence it belongs to ("bstree is 7.8× treemap on A")
      * @param detail the figures behind it
      * @param colour the colour of the structure it is about
+     * @param noise  null, or why the ratio is within noise ({@link Noise}): the figures and
+     *               their spreads where the gap between them is smaller than the wider spread
      */
-    record Callout(String figure, String text, String detail, String colour) {
+    record Callout(String figure, String text, String detail, String colour, String noise) {
     }
 
     private Callouts() {
@@ -60,8 +62,11 @@ final class Callouts {
         return out;
     }
 
-    /** One dataset's ratio, with the figures behind it. */
-    private record Per(String dataset, double ratio, String detail) {
+    /** One dataset's ratio, with the figures behind it, and why it is within noise (null if it is not). */
+    private record Per(String dataset, double ratio, String detail, String noise) {
+        Per(String dataset, double ratio, String detail) {
+            this(dataset, ratio, detail, null);
+        }
     }
 
     /**
@@ -71,7 +76,13 @@ final class Callouts {
     private static Callout card(List<Per> ps, String before, String after, String colour) {
         if (ps.size() == 1) {
             String fig = ratio(ps.get(0).ratio()) + "×";
-            return new Callout(fig, before + fig + after, ps.get(0).detail(), colour);
+            return new Callout(fig, before + fig + after, ps.get(0).detail(), colour, ps.get(0).noise());
+        }
+        List<String> noisy = new ArrayList<>();
+        for (Per p : ps) {
+            if (p.noise() != null) {
+                noisy.add(p.dataset() + ": " + p.noise());
+            }
         }
         double lo = Double.POSITIVE_INFINITY;
         double hi = 0;
@@ -82,7 +93,8 @@ final class Callouts {
             each.add(p.dataset() + " " + ratio(p.ratio()) + "×");
         }
         String fig = ratio(lo).equals(ratio(hi)) ? ratio(lo) + "×" : ratio(lo) + "–" + ratio(hi) + "×";
-        return new Callout(fig, before + fig + after, String.join(", ", each), colour);
+        return new Callout(fig, before + fig + after, String.join(", ", each), colour,
+                noisy.isEmpty() ? null : String.join("; ", noisy));
     }
 
     private static void throughput(ReportData d, Structure head, Structure ref, List<Callout> out) {
@@ -95,6 +107,8 @@ final class Callouts {
                 if (!(h > 0) || !(r > 0)) {
                     continue;
                 }
+                Result hr = d.get(head, ds, w, t);
+                Result rr = d.get(ref, ds, w, t);
                 StringBuilder detail = new StringBuilder();
                 detail.append(w.title()).append(": ").append(ResultTable.mops(h)).append(" vs ")
                         .append(ResultTable.mops(r)).append(" Mops/s");
@@ -109,8 +123,11 @@ final class Callouts {
                     double b = d.mops(best, ds, w, t);
                     detail.append("; ").append(ratio(h / b)).append("× ").append(best.cliName())
                             .append(h >= b ? ", the next fastest" : ", the fastest");
+                    if (Noise.within(hr, d.get(best, ds, w, t))) {
+                        detail.append(" (within noise)");
+                    }
                 }
-                ps.add(new Per(ds, h / r, detail.toString()));
+                ps.add(new Per(ds, h / r, detail.toString(), noise(hr, rr)));
             }
             if (!ps.isEmpty()) {
                 out.add(card(ps, head.cliName() + " is ", " " + ref.cliName() + " on " + w.name(), Palette.of(head)));
@@ -215,6 +232,7 @@ final class Callouts {
                 int hi = ran.get(ran.size() - 1);
                 Workload first = null;
                 double firstRatio = Double.NaN;
+                String firstNoise = null;
                 List<String> rest = new ArrayList<>();
                 for (Workload w : d.workloads()) {
                     double a = d.mops(s, ds, w, lo);
@@ -223,6 +241,7 @@ final class Callouts {
                         if (first == null) {
                             first = w;
                             firstRatio = b / a;
+                            firstNoise = noise(d.get(s, ds, w, hi), d.get(s, ds, w, lo));
                         } else {
                             rest.add(w.name() + " " + ratio(b / a) + "×");
                         }
@@ -236,12 +255,24 @@ final class Callouts {
                     before = s.cliName() + " with " + hi + " threads is ";
                     after = " its " + lo + "-thread throughput on " + first.name();
                 }
-                ps.add(new Per(ds, firstRatio, rest.isEmpty() ? first.title() : "then " + String.join(", ", rest)));
+                ps.add(new Per(ds, firstRatio, rest.isEmpty() ? first.title() : "then " + String.join(", ", rest),
+                        firstNoise));
             }
             if (!ps.isEmpty()) {
                 out.add(card(ps, before, after, Palette.of(s)));
             }
         }
+    }
+
+    /**
+     * Null when {@code a} and {@code b} are clear of each other's noise; else the two figures with
+     * their spreads ("5.76 [0.91–6.63] vs 4.40 [4.10–4.60] Mops/s").
+     */
+    static String noise(Result a, Result b) {
+        if (a == null || b == null || !Noise.within(a, b)) {
+            return null;
+        }
+        return Noise.figure(a) + " vs " + Noise.figure(b) + " Mops/s";
     }
 
     /** Two significant figures, at most: 78×, 7.8×, 0.78×. */

@@ -19,8 +19,9 @@ import org.bforest.bench.workloads.WorkloadGenerator;
 
 /**
  * index.html: the report as one self-contained page (inline CSS and SVG charts, no script, no
- * external file, no network): the ratios that matter, throughput per workload and dataset (the
- * shape of the BS-tree paper's Figures 5 to 9) and by thread count, memory per key both ways
+ * external file, no network): the ratios that matter (marked where they are within noise),
+ * throughput per workload and dataset (a row per structure, a panel per workload: the figures of
+ * the BS-tree paper's Figures 5 to 9) and by thread count, memory per key both ways
  * (Table 2), build time (Table 1), every figure, the notes, the datasets, the structures, the
  * protocol, and the machine, JVM and command line that produced it. The markup is XHTML-compatible
  * (well-formed XML), so it can be checked by any XML parser.
@@ -58,7 +59,10 @@ public final class HtmlReport implements ReportWriter {
         memory(sb, d);
         build(sb, d);
         section(sb, "results", "All results", "Every cell that ran: the median of the timed repetitions, each "
-                + "repetition, the median build time, memory per key both ways and the checksum of the results.");
+                + "repetition, the median build time, memory per key both ways and the checksum of the results. "
+                + "\u2248 X (within noise of X): the row's slowest\u2013fastest spread, or X's, is wider than the gap"
+                + " between their medians, X being the structure ranked next to it in the same cell; a rerun could"
+                + " order the two the other way.");
         sb.append(HtmlTables.results(d)).append("</section>\n");
         notes(sb, run);
         section(sb, "datasets", "Datasets", null);
@@ -182,9 +186,20 @@ public final class HtmlReport implements ReportWriter {
     private static void cards(StringBuilder sb, List<Callouts.Callout> cs) {
         sb.append("<div class=\"cards\">\n");
         for (Callouts.Callout c : cs) {
-            sb.append("<div class=\"card\" style=\"--c:").append(Html.esc(c.colour())).append("\"><div class=\"fig\">")
-                    .append(Html.esc(c.figure())).append("</div><div class=\"txt\">").append(Html.esc(c.text()))
-                    .append("</div><div class=\"detail\">").append(Html.esc(c.detail())).append("</div></div>\n");
+            sb.append("<div class=\"card\" style=\"--c:").append(Html.esc(c.colour())).append(";--ink:")
+                    .append(Html.esc(Palette.ink(c.colour()))).append("\"><div class=\"fig\">")
+                    .append(Html.esc(c.figure()));
+            if (c.noise() != null) {
+                sb.append(" <span class=\"noise\">within noise</span>");
+            }
+            sb.append("</div><div class=\"txt\">").append(Html.esc(c.text())).append("</div><div class=\"detail\">")
+                    .append(Html.esc(c.detail())).append("</div>");
+            if (c.noise() != null) {
+                sb.append("<div class=\"detail noise-why\">").append(Html.esc("Within noise (the gap is smaller than"
+                        + " the wider slowest\u2013fastest spread): " + c.noise() + "."))
+                        .append("</div>");
+            }
+            sb.append("</div>\n");
         }
         sb.append("</div>\n");
     }
@@ -226,8 +241,8 @@ public final class HtmlReport implements ReportWriter {
     private static void throughput(StringBuilder sb, ReportData d) {
         section(sb, "throughput", "Throughput per workload", null);
         sb.append("<p class=\"lead\">Million operations per second, higher is better; the median of the timed"
-                + " repetitions, the whisker over a bar reaching from the slowest to the fastest of them. A dash on"
-                + " the axis: the structure did not run that workload (see the notes).</p>\n");
+                + " repetitions, the whisker on a bar reaching from the slowest to the fastest of them. Each workload"
+                + " has its own scale. A dash: the structure did not run that workload (see the notes).</p>\n");
         sb.append("<p class=\"workloads\">");
         List<Workload> ws = d.workloads();
         for (int i = 0; i < ws.size(); i++) {
@@ -253,8 +268,8 @@ public final class HtmlReport implements ReportWriter {
                 SvgBarChart c = ReportCharts.scaling(v, ds);
                 if (c != null) {
                     figure(sb, ds + size + " · by thread count (" + String.join(", ", v.threads().stream()
-                            .map(String::valueOf).toList()) + "; the label under a bar is its thread count, paler"
-                            + " bars fewer threads)", c);
+                            .map(String::valueOf).toList()) + "; a row per structure and thread count, paler bars"
+                            + " fewer threads)", c);
                 }
             }
         }
@@ -417,9 +432,13 @@ public final class HtmlReport implements ReportWriter {
             .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(250px, 1fr)); gap: 12px; }
             .card { border: 1px solid #e5e7eb; border-left: 5px solid var(--c); border-radius: 8px;
               padding: 8px 12px 10px; background: #fcfcfd; }
-            .card .fig { font-size: 28px; font-weight: 700; color: var(--c); line-height: 1.2; }
+            .card .fig { font-size: 28px; font-weight: 700; color: var(--ink); line-height: 1.2; }
             .card .txt { font-weight: 600; }
             .card .detail { color: #6b7280; font-size: 12.5px; }
+            .noise { display: inline-block; background: #fef3c7; color: #92400e; border: 1px solid #f59e0b;
+              border-radius: 4px; padding: 0 5px; font-size: 12px; font-weight: 600; line-height: 1.5;
+              vertical-align: middle; white-space: nowrap; }
+            .card .noise-why { color: #92400e; }
             .scroll { overflow-x: auto; margin-top: 10px; }
             table { border-collapse: collapse; width: 100%; font-size: 13px; }
             th, td { padding: 4px 8px; border-bottom: 1px solid #eef0f3; text-align: left; vertical-align: top; }

@@ -177,13 +177,13 @@ final class HtmlTables {
         StringBuilder sb = new StringBuilder("<div class=\"scroll\"><table class=\"dense\">\n<thead><tr>")
                 .append(th("structure", null, 1)).append(th("dataset", null, 1)).append(th("workload", null, 1))
                 .append(th("threads", "n", 1)).append(th("keys", "n", 1)).append(th("ops", "n", 1))
-                .append(th("Mops/s", "n", 1)).append(th("slowest–fastest", "n", 1))
+                .append(th("Mops/s", "n", 1)).append(th("slowest–fastest", "n", 1)).append(th("within noise of", null, 1))
                 .append(th("repetitions, Mops/s", "n", 1)).append(th("build s", "n", 1))
                 .append(th("B/key heap", "n", 1)).append(th("B/key own", "n", 1))
                 .append(th("B/key after, heap / own", "n", 1)).append(th("checksum", "n", 1))
                 .append("</tr></thead>\n<tbody>\n");
         if (d.run().results().isEmpty()) {
-            sb.append("<tr><td colspan=\"14\" class=\"muted\">No structure ran.</td></tr>\n");
+            sb.append("<tr><td colspan=\"15\" class=\"muted\">No structure ran.</td></tr>\n");
         }
         for (Result r : d.run().results()) {
             List<String> reps = new ArrayList<>();
@@ -198,6 +198,7 @@ final class HtmlTables {
                     .append(Html.esc(ResultTable.mops(r.mops()))).append("</td>")
                     .append(num(r.repMops().length < 2 ? "" : ResultTable.mops(r.mopsMin()) + "–"
                             + ResultTable.mops(r.mopsMax()), false))
+                    .append("<td>").append(noise(r, d.run().results())).append("</td>")
                     .append(num(String.join("  ", reps), false))
                     .append(num(String.format(Locale.ROOT, "%.4f", r.buildSeconds()), false))
                     .append(num(ResultTable.bytes(r.heapBytesPerKey()), false))
@@ -207,6 +208,18 @@ final class HtmlTables {
                     .append("<td class=\"n mono\">").append(Long.toHexString(r.checksum())).append("</td></tr>\n");
         }
         return sb.append("</tbody></table></div>\n").toString();
+    }
+
+    /** "≈ treemap" (a badge) for each structure ranked next to {@code r} within noise of it; "" for none. */
+    static String noise(Result r, List<Result> all) {
+        StringBuilder sb = new StringBuilder();
+        for (Result q : Noise.neighbours(r, all)) {
+            sb.append(sb.isEmpty() ? "" : " ").append("<span class=\"noise\" title=\"")
+                    .append(Html.esc(r.structure().cliName() + " " + Noise.figure(r) + " vs " + q.structure().cliName()
+                            + " " + Noise.figure(q) + " Mops/s: the gap is smaller than the wider spread"))
+                    .append("\">\u2248 ").append(Html.esc(q.structure().cliName())).append("</span>");
+        }
+        return sb.toString();
     }
 
     static String datasets(ReportData d) {

@@ -19,28 +19,30 @@ final class ReportCharts {
     private ReportCharts() {
     }
 
-    /** Throughput on one dataset with one thread count: workloads along x, a bar per structure. */
+    /**
+     * Throughput on one dataset with one thread count: a row per structure, a panel per workload
+     * (each on its own scale: D's scans and A's lookups differ tenfold).
+     */
     static SvgBarChart throughput(ReportData d, String dataset, int threads) {
         List<Structure> ss = d.structures(dataset, threads);
         SvgBarChart c = new SvgBarChart("Throughput on " + dataset + ", " + threads(threads) + ", Mops/s",
-                "million operations / s", WIDTH, 300);
-        for (Structure s : ss) {
-            c.key(s.cliName(), Palette.of(s), 1);
-        }
+                "million operations / s, higher is better (each workload on its own scale)", WIDTH);
         for (Workload w : d.workloads()) {
+            c.panel(w.name(), w.title());
+        }
+        for (Structure s : ss) {
             List<SvgBarChart.Bar> bars = new ArrayList<>();
-            for (Structure s : ss) {
-                bars.add(mopsBar(d.get(s, dataset, w, threads), Palette.of(s), 1, null,
-                        s.cliName() + ", " + w.name() + " " + w.title()));
+            for (Workload w : d.workloads()) {
+                bars.add(mopsBar(d.get(s, dataset, w, threads), 1, s.cliName() + ", " + w.name() + " " + w.title()));
             }
-            c.group(w.name(), w.title(), bars);
+            c.row(s.cliName(), Palette.of(s), bars);
         }
         return c;
     }
 
     /**
-     * The structures that ran with several thread counts on {@code dataset}: per workload, a bar
-     * per structure and thread count, paler for fewer threads. Null if none did.
+     * The structures that ran with several thread counts on {@code dataset}: a row per structure
+     * and thread count (paler for fewer threads), a panel per workload. Null if none did.
      */
     static SvgBarChart scaling(ReportData d, String dataset) {
         List<Structure> ss = new ArrayList<>();
@@ -60,21 +62,21 @@ final class ReportCharts {
         }
         List<Integer> ts = d.threads();
         SvgBarChart c = new SvgBarChart("Throughput on " + dataset + " by thread count, Mops/s",
-                "million operations / s", WIDTH, 260);
-        for (Structure s : ss) {
-            c.key(s.cliName(), Palette.of(s), 1);
-        }
+                "million operations / s, higher is better (each workload on its own scale)", WIDTH);
         for (Workload w : d.workloads()) {
-            List<SvgBarChart.Bar> bars = new ArrayList<>();
-            for (Structure s : ss) {
-                for (int i = 0; i < ts.size(); i++) {
-                    int t = ts.get(i);
-                    double opacity = ts.size() == 1 ? 1 : PALE + (1 - PALE) * i / (ts.size() - 1);
-                    bars.add(mopsBar(d.get(s, dataset, w, t), Palette.of(s), opacity, t + "t",
-                            s.cliName() + ", " + w.name() + ", " + threads(t)));
+            c.panel(w.name(), w.title());
+        }
+        for (Structure s : ss) {
+            for (int i = 0; i < ts.size(); i++) {
+                int t = ts.get(i);
+                double opacity = ts.size() == 1 ? 1 : PALE + (1 - PALE) * i / (ts.size() - 1);
+                List<SvgBarChart.Bar> bars = new ArrayList<>();
+                for (Workload w : d.workloads()) {
+                    bars.add(mopsBar(d.get(s, dataset, w, t), opacity, s.cliName() + ", " + w.name() + ", "
+                            + threads(t)));
                 }
+                c.row(s.cliName() + " · " + threads(t), Palette.of(s), bars, i == 0);
             }
-            c.group(w.name(), w.title(), bars);
         }
         return c;
     }
@@ -83,12 +85,12 @@ final class ReportCharts {
      * A throughput bar: the median, with a whisker from the slowest to the fastest repetition;
      * the tooltip says all three ("what: 2.44 Mops/s, median of 3, slowest 2.30, fastest 2.61").
      */
-    static SvgBarChart.Bar mopsBar(Result r, String colour, double opacity, String under, String what) {
+    static SvgBarChart.Bar mopsBar(Result r, double opacity, String what) {
         if (r == null) {
-            return new SvgBarChart.Bar(Double.NaN, "-", colour, opacity, under, what + ": did not run");
+            return new SvgBarChart.Bar(Double.NaN, "-", opacity, what + ": did not run");
         }
-        return new SvgBarChart.Bar(r.mops(), ResultTable.mops(r.mops()), colour, opacity, under, mopsTip(r, what),
-                r.mopsMin(), r.mopsMax());
+        return new SvgBarChart.Bar(r.mops(), ResultTable.mops(r.mops()), opacity, mopsTip(r, what), r.mopsMin(),
+                r.mopsMax());
     }
 
     /** "what: 2.44 Mops/s, median of 3, slowest 2.30, fastest 2.61". */
@@ -118,17 +120,22 @@ final class ReportCharts {
                 ran |= r != null;
             }
             if (ran) { // a structure that never ran this workload (sorted-array on B) gets no legend entry
-                c.series(s.cliName(), Palette.of(s), points);
+                c.series(s.cliName(), Palette.of(s), Palette.marker(s), Palette.dash(s), points);
                 any = true;
             }
         }
         return any ? c : null;
     }
 
-    /** Bytes per key on {@code dataset}: a group per structure, heap after GC (solid) and own accounting (pale). */
+    /**
+     * Bytes per key on {@code dataset}: a row per structure, a panel for the heap after GC (solid)
+     * and one for the structure's own accounting (pale), on the same scale.
+     */
     static SvgBarChart memory(ReportData d, String dataset) {
-        SvgBarChart c = new SvgBarChart("Memory per key on " + dataset + ", bytes", "bytes per key", WIDTH, 220);
-        c.key("heap after GC", Palette.NEUTRAL, 1).key("the structure's own accounting", Palette.NEUTRAL, PALE);
+        SvgBarChart c = new SvgBarChart("Memory per key on " + dataset + ", bytes",
+                "bytes per key, lower is better", WIDTH);
+        c.panel("heap after GC", "what the structure keeps alive").panel("own accounting",
+                "memoryBytes() or a layout estimate");
         for (Structure s : d.structures()) {
             Result r = d.memory(s, dataset);
             if (r == null) {
@@ -136,10 +143,10 @@ final class ReportCharts {
             }
             double heap = r.heapBytesPerKey();
             double own = r.ownBytesPerKey();
-            c.group(s.cliName(), null, List.of(
-                    new SvgBarChart.Bar(heap, ResultTable.bytes(heap), Palette.of(s), 1, "heap",
+            c.row(s.cliName(), Palette.of(s), List.of(
+                    new SvgBarChart.Bar(heap, ResultTable.bytes(heap), 1,
                             s.cliName() + ": " + ResultTable.bytes(heap) + " B/key, heap after GC"),
-                    new SvgBarChart.Bar(own, ResultTable.bytes(own), Palette.of(s), PALE, "own",
+                    new SvgBarChart.Bar(own, ResultTable.bytes(own), PALE,
                             s.cliName() + ": " + ResultTable.bytes(own) + " B/key, " + s.memoryMethod())));
         }
         return c;
@@ -157,21 +164,22 @@ final class ReportCharts {
         return true;
     }
 
-    /** Build time: a group per structure, a bar per dataset (labelled under it when there are several). */
+    /** Build time: a row per structure, a panel per dataset. */
     static SvgBarChart build(ReportData d) {
         boolean ms = millis(d);
-        boolean several = d.datasets().size() > 1;
-        SvgBarChart c = new SvgBarChart("Build time per structure", ms ? "build time, ms" : "build time, s", WIDTH,
-                220);
+        SvgBarChart c = new SvgBarChart("Build time per structure", (ms ? "build time, ms" : "build time, s")
+                + ", lower is better", WIDTH);
+        for (String ds : d.datasets()) {
+            c.panel(ds, null);
+        }
         for (Structure s : d.structures()) {
             List<SvgBarChart.Bar> bars = new ArrayList<>();
             for (String ds : d.datasets()) {
                 double v = d.buildSeconds(s, ds) * (ms ? 1000 : 1);
-                bars.add(new SvgBarChart.Bar(v, time(v), Palette.of(s), 1, several ? shorten(ds, 18) : null,
-                        s.cliName() + " on " + ds + ": " + (Double.isFinite(v) ? time(v) + (ms ? " ms" : " s")
-                                : "did not run")));
+                bars.add(new SvgBarChart.Bar(v, time(v), 1, s.cliName() + " on " + ds + ": "
+                        + (Double.isFinite(v) ? time(v) + (ms ? " ms" : " s") : "did not run")));
             }
-            c.group(s.cliName(), null, bars);
+            c.row(s.cliName(), Palette.of(s), bars);
         }
         return c;
     }
@@ -184,11 +192,6 @@ final class ReportCharts {
         return v >= 100 ? String.format(Locale.ROOT, "%.0f", v)
                 : v >= 10 ? String.format(Locale.ROOT, "%.1f", v)
                 : String.format(Locale.ROOT, "%.2f", v);
-    }
-
-    /** {@code s}, or its last {@code max - 1} characters after an ellipsis (file names end in what tells them apart). */
-    static String shorten(String s, int max) {
-        return s.length() <= max ? s : "…" + s.substring(s.length() - (max - 1));
     }
 
     static String threads(int t) {

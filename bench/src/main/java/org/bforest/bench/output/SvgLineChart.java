@@ -22,8 +22,11 @@ final class SvgLineChart {
     record Point(double x, double y, String tooltip) {
     }
 
-    /** One line: its legend label, its colour, its points (in any order; drawn by x). */
-    record Series(String label, String colour, List<Point> points) {
+    /**
+     * One line: its legend label, its colour, its marker shape, its dash pattern (null: solid),
+     * its points (in any order; drawn by x).
+     */
+    record Series(String label, String colour, Palette.Marker marker, String dash, List<Point> points) {
         Series {
             points = List.copyOf(points);
         }
@@ -31,7 +34,7 @@ final class SvgLineChart {
 
     private static final double TICK_FONT = 11;
     private static final double LEGEND_FONT = 12;
-    private static final double MARKER = 3.6;
+    private static final double MARKER = 4.2;
     /** Room either side of the decades, in decades, so the edge markers clear the axes. */
     private static final double PAD = 0.12;
 
@@ -57,8 +60,8 @@ final class SvgLineChart {
         this.plotHeight = plotHeight;
     }
 
-    SvgLineChart series(String label, String colour, List<Point> points) {
-        series.add(new Series(label, colour, points));
+    SvgLineChart series(String label, String colour, Palette.Marker marker, String dash, List<Point> points) {
+        series.add(new Series(label, colour, marker, dash, points));
         return this;
     }
 
@@ -107,7 +110,8 @@ final class SvgLineChart {
             lx += w;
         }
         double legendH = series.isEmpty() ? 0 : ly + 20;
-        double top = 10 + legendH + 10;
+        double yTitleY = 10 + legendH + 6 + 12;
+        double top = yTitleY + 10;
         double left = 62;
         double plotW = width - left - right;
         double plotH = plotHeight;
@@ -144,8 +148,8 @@ final class SvgLineChart {
             double y = 10 + keyPos.get(i)[1] + 7;
             String c = Html.esc(s.colour());
             sb.append("<path d=\"M").append(Html.num(x)).append(' ').append(Html.num(y)).append("H")
-                    .append(Html.num(x + 22)).append("\" stroke=\"").append(c).append("\" stroke-width=\"2\"/>")
-                    .append(marker(x + 11, y, s.colour(), null));
+                    .append(Html.num(x + 22)).append("\" stroke=\"").append(c).append("\" stroke-width=\"2\"")
+                    .append(dash(s)).append("/>").append(marker(x + 11, y, s, null));
             sb.append("<text x=\"").append(Html.num(x + 28)).append("\" y=\"").append(Html.num(y + 4))
                     .append("\" font-size=\"").append(Html.num(LEGEND_FONT)).append("\" fill=\"#1f2937\">")
                     .append(Html.esc(s.label())).append("</text>\n");
@@ -216,10 +220,9 @@ final class SvgLineChart {
             }
         }
         sb.append('\n');
-        sb.append("<text transform=\"translate(16,").append(Html.num(top + plotH / 2))
-                .append(") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\" fill=\"#374151\">")
-                .append(Html.esc(yTitle)).append("</text>\n");
-        sb.append("<text x=\"").append(Html.num(left + plotW / 2)).append("\" y=\"")
+        sb.append("<text class=\"axis\" x=\"").append(Html.num(left - 40)).append("\" y=\"").append(Html.num(yTitleY))
+                .append("\" font-size=\"12\" fill=\"#374151\">").append(Html.esc(yTitle)).append("</text>\n");
+        sb.append("<text class=\"axis\" x=\"").append(Html.num(left + plotW / 2)).append("\" y=\"")
                 .append(Html.num(base + 8 + TICK_FONT + 10 + 12)).append("\" text-anchor=\"middle\" font-size=\"12\"")
                 .append(" fill=\"#374151\">").append(Html.esc(xTitle)).append("</text>\n");
 
@@ -243,14 +246,15 @@ final class SvgLineChart {
             }
             if (segments > 0) {
                 sb.append("<path d=\"").append(d).append("\" fill=\"none\" stroke=\"").append(Html.esc(s.colour()))
-                        .append("\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>\n");
+                        .append("\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\"")
+                        .append(dash(s)).append("/>\n");
             }
         }
         for (Series s : series) {
             for (Point p : s.points()) {
                 if (drawn(p)) {
                     sb.append(marker(xOf(Math.log10(p.x()), x0, x1, left, plotW),
-                            base - plotH * Math.max(0, p.y()) / max, s.colour(), p.tooltip()));
+                            base - plotH * Math.max(0, p.y()) / max, s, p.tooltip()));
                 }
             }
             sb.append('\n');
@@ -263,15 +267,38 @@ final class SvgLineChart {
         return left + plotW * (log - x0) / (x1 - x0);
     }
 
-    private static String marker(double x, double y, String colour, String tooltip) {
-        String c = Html.esc(colour);
-        StringBuilder sb = new StringBuilder("<circle cx=\"").append(Html.num(x)).append("\" cy=\"")
-                .append(Html.num(y)).append("\" r=\"").append(Html.num(MARKER)).append("\" fill=\"").append(c)
+    private static String dash(Series s) {
+        return s.dash() == null ? "" : " stroke-dasharray=\"" + Html.esc(s.dash()) + "\"";
+    }
+
+    /** The series' marker at (x, y): its shape, filled in its colour, with a white rim. */
+    static String marker(double x, double y, Series s, String tooltip) {
+        double r = MARKER;
+        String shape = switch (s.marker()) {
+            case CIRCLE -> "<circle cx=\"" + Html.num(x) + "\" cy=\"" + Html.num(y) + "\" r=\"" + Html.num(r) + "\"";
+            case SQUARE -> "<rect x=\"" + Html.num(x - r * 0.9) + "\" y=\"" + Html.num(y - r * 0.9) + "\" width=\""
+                    + Html.num(r * 1.8) + "\" height=\"" + Html.num(r * 1.8) + "\"";
+            case TRIANGLE -> polygon(x, y, r * 1.25, 3, -90);
+            case TRIANGLE_DOWN -> polygon(x, y, r * 1.25, 3, 90);
+            case DIAMOND -> polygon(x, y, r * 1.25, 4, -90);
+            case PENTAGON -> polygon(x, y, r * 1.15, 5, -90);
+        };
+        StringBuilder sb = new StringBuilder(shape).append(" class=\"marker\" fill=\"").append(Html.esc(s.colour()))
                 .append("\" stroke=\"#ffffff\" stroke-width=\"1\"");
         if (tooltip == null) {
             return sb.append("/>").toString();
         }
-        return sb.append("><title>").append(Html.esc(tooltip)).append("</title></circle>").toString();
+        String tag = shape.substring(1, shape.indexOf(' '));
+        return sb.append("><title>").append(Html.esc(tooltip)).append("</title></").append(tag).append('>').toString();
+    }
+
+    private static String polygon(double x, double y, double r, int corners, double startDegrees) {
+        StringBuilder sb = new StringBuilder("<polygon points=\"");
+        for (int i = 0; i < corners; i++) {
+            double a = Math.toRadians(startDegrees + 360.0 * i / corners);
+            sb.append(i == 0 ? "" : " ").append(Html.num(x + r * Math.cos(a))).append(',').append(Html.num(y + r * Math.sin(a)));
+        }
+        return sb.append('"').toString();
     }
 
     private static long pow10(int k) {

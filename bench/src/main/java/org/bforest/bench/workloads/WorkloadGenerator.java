@@ -1,6 +1,7 @@
 package org.bforest.bench.workloads;
 
 import java.util.BitSet;
+import java.util.Locale;
 import org.bforest.bench.BenchException;
 import org.bforest.bench.datasets.Dataset;
 import org.bforest.bench.datasets.SplitMix64;
@@ -51,6 +52,46 @@ public final class WorkloadGenerator {
         return counts;
     }
 
+    /**
+     * The most operations of {@code w} that delete at most half of {@code n} loaded keys (deletes
+     * draw distinct present keys, and half keeps the draws cheap): {@code n/2} for F, whose every
+     * operation deletes, about {@code 10 n} for E (5% deletes); {@link Integer#MAX_VALUE} for a
+     * workload that deletes nothing.
+     */
+    public static int maxOps(Workload w, int n) {
+        int p = w.percent(Op.DELETE);
+        if (p == 0) {
+            return Integer.MAX_VALUE;
+        }
+        int half = n / 2;
+        // counts() rounds, so the deletes of x operations are within 1 of x·p/100 and grow by 0 or 1
+        // a step: start above the bound and step down to the last count that fits.
+        long ops = Math.min(Integer.MAX_VALUE, (half + 1L) * 100 / p + 1);
+        while (ops > 0 && counts(w, (int) ops)[Op.DELETE] > half) {
+            ops--;
+        }
+        return (int) ops;
+    }
+
+    /**
+     * The message for {@code ops} operations of {@code w} on {@code n} loaded keys when that is
+     * more than {@link #maxOps}: what was wrong and the workload's own limit on {@code --ops}.
+     */
+    public static String tooManyDeletes(Workload w, int n, int ops) {
+        int p = w.percent(Op.DELETE);
+        String rule;
+        if (p == 100) {
+            rule = "half of --keys";
+        } else if (50 % p == 0) {
+            rule = 50 / p == 1 ? "--keys" : 50 / p + " times --keys";
+        } else {
+            rule = String.format(Locale.ROOT, "%.3g times --keys", 50.0 / p);
+        }
+        return "workload " + w + " would delete " + counts(w, ops)[Op.DELETE] + " keys, more than half of the " + n
+                + " loaded keys (" + p + "% of its operations are deletes): use --ops at most " + rule + " ("
+                + maxOps(w, n) + " at " + n + " keys)" + (w == Workload.F ? "" : ", or leave workload " + w + " out");
+    }
+
     public static Operations generate(Workload w, Dataset d, int ops) {
         return generate(w, d.loaded(), d.inserts(), ops, seed(d.seed(), w));
     }
@@ -62,9 +103,8 @@ public final class WorkloadGenerator {
             throw new IllegalArgumentException("workload " + w + " inserts " + counts[Op.INSERT]
                     + " keys but the dataset has only " + inserts.length + " insert keys");
         }
-        if (counts[Op.DELETE] > n / 2) {
-            throw new BenchException("workload " + w + " would delete " + counts[Op.DELETE] + " keys, more than half"
-                    + " of the " + n + " loaded keys; use --ops at most 10 times --keys");
+        if (ops > maxOps(w, n)) {
+            throw new BenchException(tooManyDeletes(w, n, ops));
         }
         if (n == 0 && (counts[Op.LOOKUP] > 0 || counts[Op.SCAN] > 0)) {
             throw new IllegalArgumentException("workload " + w + " needs loaded keys");

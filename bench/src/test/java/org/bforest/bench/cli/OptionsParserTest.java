@@ -158,4 +158,28 @@ class OptionsParserTest {
         }
         assertTrue(OptionsParser.parse("-h").help());
     }
+
+    @Test
+    void tooManyDeletesNamesEachWorkloadsOwnLimit() {
+        // F deletes with every operation: at most half of --keys (the old hint said E's "10 times").
+        BenchException f = assertThrows(BenchException.class,
+                () -> OptionsParser.parse("--keys", "1K", "--workloads", "F", "--ops", "1K"));
+        assertTrue(f.getMessage().contains("workload F would delete 1000 keys")
+                && f.getMessage().contains("at most half of --keys (500 at 1000 keys)"), f.getMessage());
+        assertFalse(f.getMessage().contains("10 times"), f.getMessage());
+        assertEquals(500, OptionsParser.parse("--keys", "1K", "--workloads", "F", "--ops", "500").ops());
+        // E deletes with 5% of its operations: about ten times --keys.
+        BenchException e = assertThrows(BenchException.class,
+                () -> OptionsParser.parse("--keys", "100", "--workloads", "A,E", "--ops", "2K"));
+        assertTrue(e.getMessage().contains("workload E") && e.getMessage().contains("at most 10 times --keys (1010 at 100 keys)"),
+                e.getMessage());
+        OptionsParser.parse("--keys", "100", "--workloads", "E", "--ops", "1010");
+        // A size sweep runs a writing workload at most as many operations as the size has keys:
+        // F still needs --ops within half of the smallest size, E always fits.
+        BenchException s = assertThrows(BenchException.class,
+                () -> OptionsParser.parse("--keys", "1K,10K", "--workloads", "F", "--ops", "600"));
+        assertTrue(s.getMessage().contains("(500 at 1000 keys)"), s.getMessage());
+        OptionsParser.parse("--keys", "1K,10K", "--workloads", "E", "--ops", "1M");
+        OptionsParser.parse("--keys", "1K,10K", "--workloads", "F", "--ops", "500");
+    }
 }

@@ -221,7 +221,7 @@ class HtmlReportTest {
         // A line per structure that ran the workload (sorted-array only on A), a marker per size.
         String a = sweep.substring(0, sweep.indexOf("</svg>"));
         assertEquals(6, count(a, "<path d=\"M") - 6, "6 legend swatches, 6 lines on A");
-        assertEquals(6 * 3, count(a, "<circle") - 6, "a marker per size and structure on A");
+        assertEquals(6 * 3, count(a, "class=\"marker\"") - 6, "a marker per size and structure on A");
         assertTrue(a.contains("bstree, A, 100K keys: 6.40 Mops/s, median of 3, slowest 5.76, fastest 7.04"), a);
         assertTrue(sweep.contains("&lt;books&gt;"), "the dataset name escaped in the heading");
         // The ratios, per size: never one size against another.

@@ -77,4 +77,55 @@ final class SyntheticRun {
         }
         return new RunSummary(o, env, infos, results, List.of(NASTY_NOTE, "a plain note"), 12.5).withArgs(ARGS);
     }
+
+    /**
+     * The report's crowded case: every structure on the CPU (the default run's twenty), two
+     * datasets, A to E, one thread, or with {@code threads} {1, 2} the thread-safe ones twice. The
+     * figures vary by structure and workload; on uniform, csb4's A is the noisy row a shared
+     * machine gives ({@code 5.76 [0.91–6.63]}), and the build times span 0.2 ms to 1.9 s.
+     */
+    static RunSummary many(List<Integer> threads) {
+        List<Structure> structures = Structure.onTheCpu();
+        List<String> datasets = List.of("uniform", "dense");
+        List<Workload> workloads = Workload.PAPER;
+        int n = 1_000_000;
+        Options o = new Options(structures, datasets, List.of(n), 250_000, workloads, threads, null, 3, 1, null,
+                Path.of("/tmp/report"), false, ProgressMode.OFF, "default", false, ValueMode.KEY, 0,
+                BuildMode.BULK);
+        Environment env = new Environment("25.0.1", "OpenJDK 64-Bit Server VM 25.0.1+8", List.of("--add-modules",
+                "jdk.incubator.vector"), 2, 8L << 30, "Linux 6.1 amd64", "object header 12 B, reference 4 B",
+                "2025-06-01T12:34:56.789+02:00", "Eclipse Adoptium", new Machine("Test CPU", 2, 16_000_000_000L),
+                "SIMD 512-bit, 8 lanes", List.of("G1 Young Generation"), "/usr/bin/java org.bforest.bench.Main",
+                "abc1234");
+        List<DatasetInfo> infos = new ArrayList<>();
+        List<Result> results = new ArrayList<>();
+        for (int di = 0; di < datasets.size(); di++) {
+            String ds = datasets.get(di);
+            infos.add(new DatasetInfo(ds, "made up " + ds, di + 1, n, 250_000, 1, 1_000_000_000L, List.of()));
+            for (Workload w : workloads) {
+                for (int t : threads) {
+                    for (Structure s : structures) {
+                        if ((!s.updatable() && !w.readOnly()) || (t > 1 && !s.threadSafe())) {
+                            continue;
+                        }
+                        int k = s.ordinal();
+                        double mops = (0.3 + ((k * 37 + w.ordinal() * 11 + di * 5) % 40) / 9.0)
+                                * (w == Workload.D ? 0.15 : 1) * (t > 1 ? 1.8 : 1);
+                        double[] reps = {mops * 0.96, mops, mops * 1.05};
+                        if (s == Structure.CSB4 && w == Workload.A && di == 0 && t == 1) {
+                            mops = 5.76;
+                            reps = new double[] {0.91, 5.76, 6.63};
+                        }
+                        double heap = 8 + (k * 13) % 90;
+                        double after = w.readOnly() ? Double.NaN : heap + 2;
+                        double build = 0.0002 * Math.pow(1.5, k % 22);
+                        results.add(new Result(s, ds, w, t, 0, n, 250_000, mops, reps, build, heap + 0.4, heap,
+                                after, after - 1, 0xabcL + w.ordinal()));
+                    }
+                }
+            }
+        }
+        return new RunSummary(o, env, infos, results, List.of("a plain note"), 160).withArgs(List.of("--report",
+                "/tmp/report"));
+    }
 }

@@ -190,11 +190,33 @@ class WorkloadGeneratorTest {
     }
 
     @Test
+    void maxOpsIsTheLastCountWhoseDeletesFitInHalfTheKeys() {
+        for (Workload w : Workload.values()) {
+            for (int n : new int[] {0, 1, 2, 3, 99, 100, 1000, 12_345}) {
+                int max = WorkloadGenerator.maxOps(w, n);
+                if (w.percent(Op.DELETE) == 0) {
+                    assertEquals(Integer.MAX_VALUE, max, w + " " + n);
+                    continue;
+                }
+                assertTrue(WorkloadGenerator.counts(w, max)[Op.DELETE] <= n / 2, w + " " + n);
+                assertTrue(WorkloadGenerator.counts(w, max + 1)[Op.DELETE] > n / 2, w + " " + n);
+            }
+        }
+        assertEquals(500, WorkloadGenerator.maxOps(Workload.F, 1000));
+        assertEquals(1010, WorkloadGenerator.maxOps(Workload.E, 100));
+        // The generator refuses one operation more and takes the limit itself.
+        Dataset small = SyntheticDatasets.uniform(1000, 1000, 1);
+        BenchException e = assertThrows(BenchException.class, () -> WorkloadGenerator.generate(Workload.F, small, 501));
+        assertTrue(e.getMessage().contains("half of --keys (500 at 1000 keys)"), e.getMessage());
+        assertEquals(500, WorkloadGenerator.generate(Workload.F, small, 500).size());
+    }
+
+    @Test
     void tooManyDeletesIsAClearError() {
         Dataset small = SyntheticDatasets.uniform(100, 2000, 1);
         BenchException e = assertThrows(BenchException.class,
                 () -> WorkloadGenerator.generate(Workload.E, small, 2000));
-        assertTrue(e.getMessage().contains("--ops"), e.getMessage());
+        assertTrue(e.getMessage().contains("--ops at most 10 times --keys (1010 at 100 keys)"), e.getMessage());
     }
 
     @Test
