@@ -34,10 +34,23 @@ public final class Prefetch {
      * are covered wherever the node starts.
      */
     public static int lines(long[] a, int off, int width) {
-        long v = a[off] | a[off + width - 1];
-        for (int i = LONGS_PER_LINE; i < width - 1; i += LONGS_PER_LINE) {
-            v |= a[off + i];
-        }
+        // Straight-line loads for the node widths the trees use, so the loads do not depend on a
+        // loop whose profile every tree that inlines this method would share (a B- tree's 32-key
+        // leaves and a CSB+-tree's 16-key ones in one JVM); any other width takes the loop.
+        long v = switch (width) {
+            case 8 -> a[off] | a[off + 7];
+            case 16 -> a[off] | a[off + 8] | a[off + 15];
+            case 32 -> a[off] | a[off + 8] | a[off + 16] | a[off + 24] | a[off + 31];
+            case 64 -> a[off] | a[off + 8] | a[off + 16] | a[off + 24] | a[off + 32] | a[off + 40]
+                    | a[off + 48] | a[off + 56] | a[off + 63];
+            default -> {
+                long w = a[off] | a[off + width - 1];
+                for (int i = LONGS_PER_LINE; i < width - 1; i += LONGS_PER_LINE) {
+                    w |= a[off + i];
+                }
+                yield w;
+            }
+        };
         return (int) v & zero;
     }
 }
