@@ -1,28 +1,21 @@
 package org.bforest.fastutil;
 
 import it.unimi.dsi.fastutil.longs.AbstractLong2LongSortedMap;
-import it.unimi.dsi.fastutil.longs.AbstractLongCollection;
-import it.unimi.dsi.fastutil.longs.AbstractLongSortedSet;
 import it.unimi.dsi.fastutil.longs.Long2LongFunction;
 import it.unimi.dsi.fastutil.longs.Long2LongMap;
 import it.unimi.dsi.fastutil.longs.Long2LongSortedMap;
-import it.unimi.dsi.fastutil.longs.LongBidirectionalIterator;
 import it.unimi.dsi.fastutil.longs.LongCollection;
 import it.unimi.dsi.fastutil.longs.LongComparator;
 import it.unimi.dsi.fastutil.longs.LongSortedSet;
-import it.unimi.dsi.fastutil.objects.AbstractObjectSortedSet;
-import it.unimi.dsi.fastutil.objects.ObjectBidirectionalIterator;
 import it.unimi.dsi.fastutil.objects.ObjectSortedSet;
 import java.io.NotSerializableException;
 import java.io.ObjectOutputStream;
-import java.util.Comparator;
 import java.util.ConcurrentModificationException;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
-import java.util.function.Consumer;
 import java.util.function.LongBinaryOperator;
 import java.util.function.LongFunction;
 import java.util.function.LongUnaryOperator;
@@ -102,7 +95,7 @@ import org.bforest.LongIndex;
 public final class LongIndexSortedMap extends AbstractLong2LongSortedMap {
     private static final long serialVersionUID = 1L;
 
-    private final LongIndex index;
+    final LongIndex index;
 
     // The bounds as given (for TreeMap's argument checks of further sub-maps): the keys from
     // `from` (inclusive) below `to` (exclusive); an unbounded side ignores its key.
@@ -112,10 +105,10 @@ public final class LongIndexSortedMap extends AbstractLong2LongSortedMap {
     private final long to;
 
     /** The keys of the view are exactly those in [low, high]; low > high when there are none. */
-    private final long low;
-    private final long high;
+    final long low;
+    final long high;
     /** No bound: the whole index. */
-    private final boolean whole;
+    final boolean whole;
 
     private KeyView keys;
     private ValueView values;
@@ -154,11 +147,11 @@ public final class LongIndexSortedMap extends AbstractLong2LongSortedMap {
 
     // ---- range tests and errors -----------------------------------------------------------------
 
-    private boolean inRange(long key) {
+    boolean inRange(long key) {
         return key >= low && key <= high;
     }
 
-    private String rangeText() {
+    String rangeText() {
         return "[" + (fromStart ? "Long.MIN_VALUE" : Long.toString(from)) + ", "
                 + (toEnd ? "Long.MAX_VALUE]" : to + ")");
     }
@@ -545,19 +538,19 @@ public final class LongIndexSortedMap extends AbstractLong2LongSortedMap {
     @Override
     public LongSortedSet keySet() {
         KeyView k = keys;
-        return k != null ? k : (keys = new KeyView());
+        return k != null ? k : (keys = new KeyView(this));
     }
 
     @Override
     public LongCollection values() {
         ValueView v = values;
-        return v != null ? v : (values = new ValueView());
+        return v != null ? v : (values = new ValueView(this));
     }
 
     @Override
     public ObjectSortedSet<Long2LongMap.Entry> long2LongEntrySet() {
         EntryView e = entries;
-        return e != null ? e : (entries = new EntryView());
+        return e != null ? e : (entries = new EntryView(this));
     }
 
     // ---- whole-map walks ------------------------------------------------------------------------
@@ -618,7 +611,7 @@ public final class LongIndexSortedMap extends AbstractLong2LongSortedMap {
      * The entries of the range, in {@code java.util}'s form between {@code open} and {@code close}:
      * keys, values or {@code key=value} (fastutil's own collections print braces and {@code =>}).
      */
-    private String text(char open, char close, boolean keys, boolean values) {
+    String text(char open, char close, boolean keys, boolean values) {
         StringBuilder s = new StringBuilder().append(open);
         if (low <= high) {
             index.rangeVisit(low, true, high, true, (k, v) -> {
@@ -644,611 +637,5 @@ public final class LongIndexSortedMap extends AbstractLong2LongSortedMap {
     private void writeObject(ObjectOutputStream out) throws NotSerializableException {
         throw new NotSerializableException("a view of a LongIndex is not serializable: copy it, e.g. "
                 + "new Long2LongRBTreeMap(view), and serialize the copy");
-    }
-
-    // ---- the entry ------------------------------------------------------------------------------
-
-    /**
-     * An entry from an entry-set iterator: the key and the value read when it was returned;
-     * {@code setValue} writes through to the index, and does not put back a key removed in the
-     * meantime. The fast iterator reuses one.
-     */
-    private static final class ViewEntry implements Long2LongMap.Entry {
-        private final LongIndex index;
-        long key;
-        long value;
-
-        ViewEntry(LongIndex index, long key, long value) {
-            this.index = index;
-            this.key = key;
-            this.value = value;
-        }
-
-        @Override
-        public long getLongKey() {
-            return key;
-        }
-
-        @Override
-        public long getLongValue() {
-            return value;
-        }
-
-        @Override
-        public long setValue(long v) {
-            long previous = value;
-            if (index.containsKey(key)) {
-                previous = index.put(key, v);   // putting an existing key leaves cursors fresh
-            }
-            value = v;
-            return previous;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (o instanceof Long2LongMap.Entry e) {
-                return key == e.getLongKey() && value == e.getLongValue();
-            }
-            return o instanceof Map.Entry<?, ?> e && e.getKey() instanceof Long k && e.getValue() instanceof Long v
-                    && key == k && value == v;
-        }
-
-        @Override
-        public int hashCode() {
-            return Long.hashCode(key) ^ Long.hashCode(value);
-        }
-
-        @Override
-        public String toString() {
-            return key + "=" + value;
-        }
-    }
-
-    // ---- iterators ------------------------------------------------------------------------------
-
-    private static final int NO = 0;
-    private static final int YES = 1;
-    /** The previous key is the greatest key of the range at or below {@code prevKey}, not yet looked up. */
-    private static final int UNKNOWN = 2;
-
-    /**
-     * A bidirectional walk over the range, as fastutil's: it stands between two keys, the one
-     * {@code next()} returns and the one {@code previous()} returns, and {@code remove()} removes
-     * the key returned last. One {@link LongCursor} serves it; the cursor stands on the next or the
-     * previous key (which are neighbours in the index), so a step in either direction is a cursor
-     * step, and the walk seeks (descends) only where it lost its place: past an end of the
-     * index, or where another thread changed the index under a weakly consistent cursor. Fail-fast
-     * where the index's cursors are: every move checks the cursor first.
-     */
-    private abstract class Walk {
-        private final LongCursor c = index.cursor();
-        /** The cursor is valid and on {@code cursorKey}, which is {@code nextKey} or {@code prevKey}. */
-        private boolean cursorOn;
-        private long cursorKey;
-        private boolean hasNext;
-        private long nextKey;
-        private int prev;
-        private long prevKey;
-        private boolean canRemove;
-        private boolean lastForward;
-        long lastKey;
-        long lastValue;
-
-        /** Before the first key of the range. */
-        Walk() {
-            prev = NO;
-            hasNext = c.seekCeiling(low) && c.key() <= high;
-            if (hasNext) {
-                nextKey = c.key();
-                cursorOn = true;
-                cursorKey = nextKey;
-            }
-        }
-
-        /** Just after {@code after}: {@code next()} returns the least key above it, {@code previous()} the greatest at or below. */
-        Walk(long after) {
-            if (after < high) {
-                long first = after < low ? low : after + 1;
-                hasNext = c.seekCeiling(first) && c.key() <= high;
-                if (hasNext) {
-                    nextKey = c.key();
-                    cursorOn = true;
-                    cursorKey = nextKey;
-                }
-            }
-            if (after < low) {
-                prev = NO;
-            } else {
-                prev = UNKNOWN;
-                prevKey = after;
-            }
-        }
-
-        /** Throws ConcurrentModificationException if the index changed other than through this walk (fail-fast cursors). */
-        private void check() {
-            c.isValid();
-        }
-
-        public final boolean hasNext() {
-            return hasNext;
-        }
-
-        public final boolean hasPrevious() {
-            resolvePrevious();
-            return prev == YES;
-        }
-
-        /** Puts the cursor on {@code key}, the next or the previous key; false if the index no longer holds it. */
-        private boolean moveTo(long key) {
-            if (cursorOn) {
-                if (cursorKey == key) {
-                    return true;
-                }
-                // The cursor is on the other neighbour: one step.
-                if ((cursorKey < key ? c.next() : c.previous()) && c.key() == key) {
-                    cursorKey = key;
-                    return true;
-                }
-            }
-            cursorOn = c.seekCeiling(key) && c.key() == key;
-            cursorKey = key;
-            return cursorOn;
-        }
-
-        /** Looks up the previous key if it is not known yet. */
-        private void resolvePrevious() {
-            if (prev != UNKNOWN) {
-                return;
-            }
-            long limit = prevKey;
-            if (limit < low) {
-                prev = NO;
-                return;
-            }
-            if (cursorOn && hasNext && cursorKey == nextKey) {
-                // No key lies between `limit` and the next key: the previous is the cursor's neighbour.
-                boolean moved = c.previous();
-                if (moved && c.key() >= low) {
-                    prev = YES;
-                    prevKey = c.key();
-                    cursorKey = prevKey;
-                } else {
-                    prev = NO;
-                    if (moved) {
-                        c.next();       // back on the next key
-                    } else {
-                        cursorOn = false;
-                    }
-                }
-                return;
-            }
-            if (c.seekFloor(Math.min(limit, high)) && c.key() >= low) {
-                prev = YES;
-                prevKey = c.key();
-                cursorOn = true;
-                cursorKey = prevKey;
-            } else {
-                prev = NO;
-                cursorOn = false;
-            }
-        }
-
-        /** Steps over the next key, leaving it in lastKey/lastValue. */
-        final void forward() {
-            check();
-            if (!hasNext) {
-                throw new NoSuchElementException("no key after this one in the map");
-            }
-            if (!moveTo(nextKey)) {
-                // Another thread removed it (weakly consistent cursors): go on from the key after it.
-                if (!(c.isValid() && c.key() <= high)) {
-                    hasNext = false;
-                    cursorOn = false;
-                    throw new NoSuchElementException("the next key, " + nextKey + ", was removed meanwhile and none follows");
-                }
-                cursorOn = true;
-                cursorKey = c.key();
-            }
-            long k = c.key();
-            lastKey = k;
-            lastValue = c.value();
-            canRemove = true;
-            lastForward = true;
-            prev = YES;
-            prevKey = k;
-            boolean moved = c.next();
-            if (moved && c.key() <= high) {
-                nextKey = c.key();
-                cursorKey = nextKey;
-            } else {
-                hasNext = false;
-                if (moved) {
-                    c.previous();       // back on k, the previous key
-                    cursorKey = k;
-                } else {
-                    cursorOn = false;
-                }
-            }
-        }
-
-        /** Steps back over the previous key, leaving it in lastKey/lastValue. */
-        final void backward() {
-            check();
-            resolvePrevious();
-            if (prev != YES) {
-                throw new NoSuchElementException("no key before this one in the map");
-            }
-            if (!moveTo(prevKey)) {
-                if (!(c.seekFloor(prevKey) && c.key() >= low)) {
-                    prev = NO;
-                    cursorOn = false;
-                    throw new NoSuchElementException("the previous key, " + prevKey + ", was removed meanwhile and none precedes it");
-                }
-                cursorOn = true;
-                cursorKey = c.key();
-            }
-            long k = c.key();
-            lastKey = k;
-            lastValue = c.value();
-            canRemove = true;
-            lastForward = false;
-            hasNext = true;
-            nextKey = k;
-            boolean moved = c.previous();
-            if (moved && c.key() >= low) {
-                prev = YES;
-                prevKey = c.key();
-                cursorKey = prevKey;
-            } else {
-                prev = NO;
-                if (moved) {
-                    c.next();           // back on k, the next key
-                    cursorKey = k;
-                } else {
-                    cursorOn = false;
-                }
-            }
-        }
-
-        public final void remove() {
-            if (!canRemove) {
-                throw new IllegalStateException("remove() needs a next() or previous() before it, one remove() each");
-            }
-            check();
-            canRemove = false;
-            long k = lastKey;
-            if (moveTo(k)) {
-                c.remove();             // the cursor moves to the key after k
-            } else {
-                index.remove(k);        // gone already (another thread): nothing to remove
-                c.seekHigher(k);
-            }
-            if (c.isValid() && c.key() <= high) {
-                hasNext = true;
-                nextKey = c.key();
-                cursorOn = true;
-                cursorKey = nextKey;
-            } else {
-                hasNext = false;
-                cursorOn = false;
-            }
-            if (lastForward) {
-                // k was the previous key; the previous is now the greatest key below it.
-                if (k == Long.MIN_VALUE) {
-                    prev = NO;
-                } else {
-                    prev = UNKNOWN;
-                    prevKey = k - 1;
-                }
-            }
-        }
-    }
-
-    private final class KeyIterator extends Walk implements LongBidirectionalIterator {
-        KeyIterator() {
-        }
-
-        KeyIterator(long after) {
-            super(after);
-        }
-
-        @Override
-        public long nextLong() {
-            forward();
-            return lastKey;
-        }
-
-        @Override
-        public long previousLong() {
-            backward();
-            return lastKey;
-        }
-    }
-
-    private final class ValueIterator extends Walk implements LongBidirectionalIterator {
-        @Override
-        public long nextLong() {
-            forward();
-            return lastValue;
-        }
-
-        @Override
-        public long previousLong() {
-            backward();
-            return lastValue;
-        }
-    }
-
-    private final class EntryIterator extends Walk implements ObjectBidirectionalIterator<Long2LongMap.Entry> {
-        EntryIterator() {
-        }
-
-        EntryIterator(long after) {
-            super(after);
-        }
-
-        @Override
-        public Long2LongMap.Entry next() {
-            forward();
-            return new ViewEntry(index, lastKey, lastValue);
-        }
-
-        @Override
-        public Long2LongMap.Entry previous() {
-            backward();
-            return new ViewEntry(index, lastKey, lastValue);
-        }
-    }
-
-    /** Returns one entry again and again, set to the key and value of each step. */
-    private final class FastEntryIterator extends Walk implements ObjectBidirectionalIterator<Long2LongMap.Entry> {
-        private final ViewEntry entry = new ViewEntry(index, 0, 0);
-
-        FastEntryIterator() {
-        }
-
-        FastEntryIterator(long after) {
-            super(after);
-        }
-
-        private ViewEntry fill() {
-            entry.key = lastKey;
-            entry.value = lastValue;
-            return entry;
-        }
-
-        @Override
-        public Long2LongMap.Entry next() {
-            forward();
-            return fill();
-        }
-
-        @Override
-        public Long2LongMap.Entry previous() {
-            backward();
-            return fill();
-        }
-    }
-
-    // ---- the collection views -------------------------------------------------------------------
-
-    private final class KeyView extends AbstractLongSortedSet {
-        @Override
-        public boolean contains(long k) {
-            return containsKey(k);
-        }
-
-        @Override
-        public boolean remove(long k) {
-            return inRange(k) && index.delete(k);
-        }
-
-        @Override
-        public int size() {
-            return LongIndexSortedMap.this.size();
-        }
-
-        @Override
-        public boolean isEmpty() {
-            return LongIndexSortedMap.this.isEmpty();
-        }
-
-        @Override
-        public void clear() {
-            LongIndexSortedMap.this.clear();
-        }
-
-        @Override
-        public LongBidirectionalIterator iterator() {
-            return new KeyIterator();
-        }
-
-        @Override
-        public LongBidirectionalIterator iterator(long fromElement) {
-            return new KeyIterator(fromElement);
-        }
-
-        @Override
-        public LongComparator comparator() {
-            return null;
-        }
-
-        @Override
-        public long firstLong() {
-            return firstLongKey();
-        }
-
-        @Override
-        public long lastLong() {
-            return lastLongKey();
-        }
-
-        @Override
-        public LongSortedSet headSet(long toElement) {
-            return headMap(toElement).keySet();
-        }
-
-        @Override
-        public LongSortedSet tailSet(long fromElement) {
-            return tailMap(fromElement).keySet();
-        }
-
-        @Override
-        public LongSortedSet subSet(long fromElement, long toElement) {
-            return subMap(fromElement, toElement).keySet();
-        }
-
-        @Override
-        public String toString() {
-            return text('[', ']', true, false);
-        }
-    }
-
-    private final class ValueView extends AbstractLongCollection {
-        @Override
-        public LongBidirectionalIterator iterator() {
-            return new ValueIterator();
-        }
-
-        @Override
-        public boolean contains(long v) {
-            return containsValue(v);
-        }
-
-        @Override
-        public String toString() {
-            return text('[', ']', false, true);
-        }
-
-        @Override
-        public int size() {
-            return LongIndexSortedMap.this.size();
-        }
-
-        @Override
-        public boolean isEmpty() {
-            return LongIndexSortedMap.this.isEmpty();
-        }
-
-        @Override
-        public void clear() {
-            LongIndexSortedMap.this.clear();
-        }
-    }
-
-    private static final Comparator<Long2LongMap.Entry> BY_KEY =
-            (a, b) -> Long.compare(a.getLongKey(), b.getLongKey());
-
-    private final class EntryView extends AbstractObjectSortedSet<Long2LongMap.Entry>
-            implements Long2LongSortedMap.FastSortedEntrySet {
-
-        @Override
-        public ObjectBidirectionalIterator<Long2LongMap.Entry> iterator() {
-            return new EntryIterator();
-        }
-
-        @Override
-        public ObjectBidirectionalIterator<Long2LongMap.Entry> iterator(Long2LongMap.Entry fromElement) {
-            return new EntryIterator(fromElement.getLongKey());
-        }
-
-        @Override
-        public ObjectBidirectionalIterator<Long2LongMap.Entry> fastIterator() {
-            return new FastEntryIterator();
-        }
-
-        @Override
-        public ObjectBidirectionalIterator<Long2LongMap.Entry> fastIterator(Long2LongMap.Entry from) {
-            return new FastEntryIterator(from.getLongKey());
-        }
-
-        @Override
-        public void fastForEach(Consumer<? super Long2LongMap.Entry> consumer) {
-            Objects.requireNonNull(consumer, "consumer");
-            FastEntryIterator i = new FastEntryIterator();
-            while (i.hasNext()) {
-                consumer.accept(i.next());
-            }
-        }
-
-        @Override
-        public boolean contains(Object o) {
-            if (o instanceof Long2LongMap.Entry e) {
-                return holds(e.getLongKey(), e.getLongValue());
-            }
-            return o instanceof Map.Entry<?, ?> e && e.getKey() instanceof Long k && e.getValue() instanceof Long v
-                    && holds(k, v);
-        }
-
-        private boolean holds(long k, long v) {
-            return inRange(k) && index.get(k, ~v) == v;
-        }
-
-        @Override
-        public boolean remove(Object o) {
-            if (o instanceof Long2LongMap.Entry e) {
-                return LongIndexSortedMap.this.remove(e.getLongKey(), e.getLongValue());
-            }
-            return o instanceof Map.Entry<?, ?> e && e.getKey() instanceof Long k && e.getValue() instanceof Long v
-                    && LongIndexSortedMap.this.remove((long) k, (long) v);
-        }
-
-        @Override
-        public int size() {
-            return LongIndexSortedMap.this.size();
-        }
-
-        @Override
-        public boolean isEmpty() {
-            return LongIndexSortedMap.this.isEmpty();
-        }
-
-        @Override
-        public void clear() {
-            LongIndexSortedMap.this.clear();
-        }
-
-        @Override
-        public Comparator<? super Long2LongMap.Entry> comparator() {
-            return BY_KEY;
-        }
-
-        @Override
-        public String toString() {
-            return text('[', ']', true, true);
-        }
-
-        @Override
-        public Long2LongMap.Entry first() {
-            LongCursor c = index.cursor();
-            if (c.seekCeiling(low) && c.key() <= high) {
-                return new ViewEntry(index, c.key(), c.value());
-            }
-            throw new NoSuchElementException("the map is empty" + (whole ? "" : " in its range " + rangeText()));
-        }
-
-        @Override
-        public Long2LongMap.Entry last() {
-            LongCursor c = index.cursor();
-            if (c.seekFloor(high) && c.key() >= low) {
-                return new ViewEntry(index, c.key(), c.value());
-            }
-            throw new NoSuchElementException("the map is empty" + (whole ? "" : " in its range " + rangeText()));
-        }
-
-        @Override
-        public ObjectSortedSet<Long2LongMap.Entry> headSet(Long2LongMap.Entry toElement) {
-            return headMap(toElement.getLongKey()).long2LongEntrySet();
-        }
-
-        @Override
-        public ObjectSortedSet<Long2LongMap.Entry> tailSet(Long2LongMap.Entry fromElement) {
-            return tailMap(fromElement.getLongKey()).long2LongEntrySet();
-        }
-
-        @Override
-        public ObjectSortedSet<Long2LongMap.Entry> subSet(Long2LongMap.Entry fromElement, Long2LongMap.Entry toElement) {
-            return subMap(fromElement.getLongKey(), toElement.getLongKey()).long2LongEntrySet();
-        }
     }
 }
