@@ -1,6 +1,6 @@
 package org.bforest;
 
-import java.util.Objects;
+import static org.bforest.util.BatchArguments.checkOut;
 
 /**
  * The default exact and conditional updates of {@link LongIndex} ({@code get(key, value[])},
@@ -20,14 +20,6 @@ final class ExactUpdates {
     static final long PROBE = 0x9E37_79B9_7F4A_7C15L;
 
     private ExactUpdates() {
-    }
-
-    /** Checks a caller's one-element out array before anything changes. */
-    static void checkOut(long[] out, String name) {
-        Objects.requireNonNull(out, name);
-        if (out.length == 0) {
-            throw new IllegalArgumentException(name + " is empty: pass an array of at least one element");
-        }
     }
 
     static boolean get(LongIndex index, long key, long[] value) {
