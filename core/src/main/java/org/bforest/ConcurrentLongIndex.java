@@ -15,8 +15,11 @@ import java.util.concurrent.ConcurrentNavigableMap;
 public interface ConcurrentLongIndex extends LongIndex {
 
     /**
-     * A live {@link ConcurrentNavigableMap} view, as {@link LongIndexViews#asConcurrentNavigableMap}
-     * describes: every method that is atomic in {@code ConcurrentSkipListMap} is atomic here too.
+     * A live {@link ConcurrentNavigableMap} view of this index: every method that is atomic in
+     * {@code ConcurrentSkipListMap} is atomic here too ({@code put} and {@code remove} return the
+     * true previous value, {@code putIfAbsent}, {@code replace}, {@code remove(key, value)},
+     * {@code pollFirstEntry} hands each entry to one caller), and the neighbour methods never miss
+     * a key that is present throughout the call.
      *
      * @return a view of the whole index in ascending key order; changes go both ways
      */

@@ -220,9 +220,10 @@ public interface LongIndex {
      * Every long is a valid value, so a method that returns "the previous value, or a default"
      * cannot say whether there was one. These say it in their boolean result and hand the value
      * through a caller's one-element array (reusable, so a caller that keeps one allocates
-     * nothing). The defaults below are exact on an index that one thread changes; a thread-safe
-     * index (the concurrent BS-tree) overrides them so that each is one atomic step, which is what
-     * its ConcurrentNavigableMap view is built on.
+     * nothing). The defaults below are exact on an index that one thread changes (a look-up that
+     * tells "absent" from any value, then the update); a thread-safe index (the concurrent
+     * BS-tree) overrides them so that each is one atomic step, which is what its
+     * ConcurrentNavigableMap view is built on.
      */
 
     /**
@@ -235,7 +236,7 @@ public interface LongIndex {
      * @throws IllegalArgumentException if {@code value} is empty
      */
     default boolean get(long key, long[] value) {
-        return ExactUpdates.get(this, key, value);
+        return exactGet(this, key, value);
     }
 
     /**
@@ -251,7 +252,7 @@ public interface LongIndex {
      *                                  nothing is put
      */
     default boolean put(long key, long value, long[] previous) {
-        return ExactUpdates.put(this, key, value, previous);
+        return exactPut(this, key, value, previous);
     }
 
     /**
@@ -265,7 +266,7 @@ public interface LongIndex {
      * @throws IllegalArgumentException if {@code previous} is empty; nothing is removed
      */
     default boolean remove(long key, long[] previous) {
-        return ExactUpdates.remove(this, key, previous);
+        return exactRemove(this, key, previous);
     }
 
     /**
@@ -280,7 +281,7 @@ public interface LongIndex {
      * @throws IllegalArgumentException if {@code present} is empty, or as {@link #put(long, long)}
      */
     default boolean putIfAbsent(long key, long value, long[] present) {
-        return ExactUpdates.putIfAbsent(this, key, value, present);
+        return exactPutIfAbsent(this, key, value, present);
     }
 
     /**
@@ -295,7 +296,7 @@ public interface LongIndex {
      * @throws IllegalArgumentException if {@code previous} is empty, or as {@link #put(long, long)}
      */
     default boolean replace(long key, long value, long[] previous) {
-        return ExactUpdates.replace(this, key, value, previous);
+        return exactReplace(this, key, value, previous);
     }
 
     /**
@@ -309,7 +310,7 @@ public interface LongIndex {
      * @throws IllegalArgumentException as {@link #put(long, long)}; nothing changes
      */
     default boolean replace(long key, long expected, long value) {
-        return ExactUpdates.replace(this, key, expected, value);
+        return exactReplace(this, key, expected, value);
     }
 
     /**
@@ -320,7 +321,87 @@ public interface LongIndex {
      * @return {@code true} if the key held {@code expected} and is now gone
      */
     default boolean remove(long key, long expected) {
-        return ExactUpdates.remove(this, key, expected);
+        return exactRemove(this, key, expected);
+    }
+
+    /**
+     * The {@code absent} value the exact defaults look up with: unlikely as a real value, so that
+     * only a hit of exactly this value needs a {@code containsKey} to tell.
+     */
+    private static long probe() {
+        return 0x9E37_79B9_7F4A_7C15L;
+    }
+
+    private static boolean exactGet(LongIndex index, long key, long[] value) {
+        BatchArguments.checkOut(value, "value");
+        long v = index.get(key, probe());
+        if (v != probe() || index.containsKey(key)) {
+            value[0] = v;
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean exactPut(LongIndex index, long key, long value, long[] previous) {
+        BatchArguments.checkOut(previous, "previous");
+        long old = index.get(key, probe());
+        boolean present = old != probe() || index.containsKey(key);
+        index.put(key, value);
+        if (present) {
+            previous[0] = old;
+        }
+        return present;
+    }
+
+    private static boolean exactRemove(LongIndex index, long key, long[] previous) {
+        BatchArguments.checkOut(previous, "previous");
+        long old = index.get(key, probe());
+        if (old != probe() || index.containsKey(key)) {
+            index.remove(key);
+            previous[0] = old;
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean exactPutIfAbsent(LongIndex index, long key, long value, long[] present) {
+        BatchArguments.checkOut(present, "present");
+        long old = index.get(key, probe());
+        if (old != probe() || index.containsKey(key)) {
+            present[0] = old;
+            return true;
+        }
+        index.put(key, value);
+        return false;
+    }
+
+    private static boolean exactReplace(LongIndex index, long key, long value, long[] previous) {
+        BatchArguments.checkOut(previous, "previous");
+        long old = index.get(key, probe());
+        if (old != probe() || index.containsKey(key)) {
+            index.put(key, value);
+            previous[0] = old;
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean exactReplace(LongIndex index, long key, long expected, long value) {
+        long old = index.get(key, probe());
+        if (old == expected && (old != probe() || index.containsKey(key))) {
+            index.put(key, value);
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean exactRemove(LongIndex index, long key, long expected) {
+        long old = index.get(key, probe());
+        if (old == expected && (old != probe() || index.containsKey(key))) {
+            index.remove(key);
+            return true;
+        }
+        return false;
     }
 
     /** Removes every key; the index keeps working afterwards. */

@@ -39,8 +39,8 @@ import java.util.function.BiFunction;
  * {@code replace} and {@code remove(key, value)} to the index's conditional updates, the first and
  * last keys to a cursor's {@code seek}, {@code pollFirstEntry} to a cursor that finds the key and
  * a {@code remove(key, previous)} that takes it (tried again if another thread took it first). So
- * the view is exact on any index, and on a thread-safe one ({@link ConcurrentLongNavigableMap})
- * each of these is one atomic step of the index.
+ * the view is exact on any index, and on a thread-safe one (the concurrent view, a subclass that
+ * only narrows the sub-views' types) each of these is one atomic step of the index.
  *
  * <p><b>Entries.</b> {@code firstEntry()}, {@code ceilingEntry()}, {@code pollFirstEntry()} and the
  * like return immutable snapshots ({@link ViewEntry}). Entries from {@code entrySet()} iterators
@@ -51,8 +51,7 @@ import java.util.function.BiFunction;
  * anything but a {@code Long} is {@code false}. The view is not serializable and no more
  * thread-safe than its index.
  */
-sealed class LongNavigableMap extends AbstractMap<Long, Long> implements NavigableMap<Long, Long>
-        permits ConcurrentLongNavigableMap {
+class LongNavigableMap extends AbstractMap<Long, Long> implements NavigableMap<Long, Long> {
 
     final LongIndex index;
     /** The keys of the view, and the navigation in ascending terms. */
