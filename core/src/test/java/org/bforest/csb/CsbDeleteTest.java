@@ -118,12 +118,13 @@ class CsbDeleteTest {
         assertEquals(MIN, t.firstKey());
         assertEquals(MAX, t.lastKey());
         // bounded: the tree of 1,000 keys costs what one grown to 1,000 keys does, give or take
-        assertTrue(maxBytes <= 4 * refBytes, "memory " + maxBytes + " against " + refBytes + " for a tree of "
+        // (measured: at most 1.2 times, at every node size and variant)
+        assertTrue(maxBytes <= 2 * refBytes, "memory " + maxBytes + " against " + refBytes + " for a tree of "
                 + window + " keys: " + t);
         int leaves = nonEmptyLeaves(t); // every leaf holds a key
         assertTrue(leaves <= 2 * nonEmptyLeaves(ref), t + " against " + ref);
         assertTrue(t.leafPool.used() <= 2 * ref.leafPool.used(), t + " against " + ref);
-        assertTrue(t.innerPool.used() <= 3 * ref.innerPool.used() + 3, t + " against " + ref);
+        assertTrue(t.innerPool.used() <= 2 * ref.innerPool.used() + 2, t + " against " + ref);
         assertTrue(t.height <= ref.height + 1, t + " against " + ref);
         // the window's first key is in the first leaf, after Long.MIN_VALUE, or the second
         int first = t.firstLeaf();

@@ -338,7 +338,7 @@ class CsbTreeTest {
         assertEquals(-1, t.ceilingKey(0, -1));
         assertEquals(-1, t.floorKey(Long.MAX_VALUE, -1));
         assertTrue(!t.cursor().seekFirst());
-        // regrow into the empty leaves, then past them
+        // regrow from the one leaf left
         TreeMap<Long, Long> model = new TreeMap<>();
         for (long x = 3; x < 30_000; x += 3) {
             t.put(x, x);
