@@ -14,8 +14,9 @@ import org.bforest.storage.LongNodeArray;
 /**
  * A CSB+-tree's reclaiming delete: what gives a leaf back when {@code remove} empties it, with
  * what that empties above it. Apart from {@link CsbTree} because none of it is on a descent's
- * path: the tree's {@code remove} finds the leaf without recording a path, takes the entry out
- * and calls {@link #leafEmptied} only when the leaf's first slot is padding afterwards.
+ * path: the tree's {@code remove} finds the leaf without recording a path and calls
+ * {@link #leafEmptied} only when the key it takes out is the leaf's only one (its second slot is
+ * padding); any other remove shifts the leaf's entries and is done.
  *
  * <p>Rao and Ross, "Making B+-Trees Cache Conscious in Main Memory", delete lazily in their
  * experiments (an emptied leaf stays, with its range). Here, as the project's B+ and B&minus; trees

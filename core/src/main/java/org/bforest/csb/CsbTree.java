@@ -509,15 +509,20 @@ final class CsbTree extends LeafChainIndex {
             return defaultReturnValue();
         }
         long previous = vc[off + r];
+        if (kc[off + 1] == MAXKEY) { // its only key: the leaf empties, and the deleter gives it back
+            kc[off] = MAXKEY;
+            vc[off] = 0;
+            size--;
+            modCount++;
+            deleter.leafEmptied(leaf, key);
+            return previous;
+        }
         System.arraycopy(kc, off + r + 1, kc, off + r, w - 1 - r);
         System.arraycopy(vc, off + r + 1, vc, off + r, w - 1 - r);
         kc[off + w - 1] = MAXKEY;
         vc[off + w - 1] = 0;
         size--;
         modCount++;
-        if (kc[off] == MAXKEY) { // the leaf emptied: the deleter gives it back
-            deleter.leafEmptied(leaf, key);
-        }
         return previous;
     }
 
