@@ -14,9 +14,10 @@ import org.bforest.spi.ChainChecks;
  * for {@code S} nodes; all leaves are at one depth; no leaf is empty but the root leaf of a tree of
  * height 0 (the reclaiming delete gives every other emptied leaf back, {@link CsbDeleter}); the ids
  * in live groups add up to the pools' counts of ids in use, and those plus the ids in free groups
- * to each pool's high-water mark; and the leaf chain lists the leaves in the tree's order both ways. The walk, the padded-key and
- * chain checks are the packed trees' shared ones ({@link ChainChecks}); the ids are claimed here,
- * a group at a time, since they come from {@link GroupPool}s, not from {@code NodeIds}.
+ * to each pool's high-water mark; and the leaf chain lists the leaves in the tree's order both
+ * ways. The walk, the padded-key and chain checks are the packed trees' shared ones
+ * ({@link ChainChecks}); the ids are claimed here, a group at a time, since they come from
+ * {@link GroupPool}s, not from {@code NodeIds}.
  */
 final class CsbChecker implements ChainChecks.Tree {
     private final CsbTree t;
@@ -113,7 +114,8 @@ final class CsbChecker implements ChainChecks.Tree {
                 checks.fail("inner node " + node + ": group " + j + " has " + size + " children");
             }
             if (size == 0 && m != 0) {
-                checks.fail("inner node " + node + ": the empty group " + j + " has the pointer " + Long.toHexString(m));
+                checks.fail("inner node " + node + ": the empty group " + j + " has the pointer "
+                        + Long.toHexString(m));
             }
             int offset = CsbTree.offset(m);
             if (t.variant == CsbVariant.FULL ? offset + size > t.width : offset != 0) {

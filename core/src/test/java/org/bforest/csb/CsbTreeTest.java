@@ -22,9 +22,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * What the conformance kit cannot see of the CSB+-trees: the shapes of the bulk load, splits at
  * every level in both directions with the leaf chain rewritten as groups move, the full tree's
- * in-group shift, deletion down to one empty leaf and regrowth (more in {@link CsbDeleteTest}), the node sizes the kit does
- * not run (it runs two lines) against TreeMap, for each variant, and the paper's unrolled search,
- * which only this package's factories make.
+ * in-group shift, deletion down to one empty leaf and regrowth (more in {@link CsbDeleteTest}),
+ * the node sizes the kit does not run (it runs two lines) against TreeMap, for each variant, and
+ * the paper's unrolled search, which only this package's factories make.
  */
 class CsbTreeTest {
 
