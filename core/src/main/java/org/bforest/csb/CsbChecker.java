@@ -8,13 +8,16 @@ import org.bforest.spi.ChainChecks;
  * The CSB+-trees' own invariants ({@link CsbTree#checkStructure}), checked from the root down:
  * every node's keys ascend strictly and are followed only by padding ({@code Long.MAX_VALUE});
  * every key of child {@code i} lies in {@code (key[i-1], key[i]]} of its parent (the max-key
- * rule); an inner node has at least one child in its first group, its groups lie below the
- * high-water mark, do not overlap each other or a free group, and each id is reached once; a full
- * tree's groups have room for {@code S} nodes; all leaves are at one depth; empty leaves are
- * allowed anywhere (lazy deletion keeps them); the ids in live groups add up to the tree's counts;
- * and the leaf chain lists the leaves in the tree's order both ways. The walk, the padded-key and
- * chain checks are the packed trees' shared ones ({@link ChainChecks}); the ids are claimed here,
- * a group at a time, since they come from {@link GroupPool}s, not from {@code NodeIds}.
+ * rule); an inner node has at least one child in its first group (an empty second segment is
+ * the pointer 0), an inner root at least two; its groups lie below the high-water mark, do not
+ * overlap each other or a free group, and each id is reached once; a full tree's groups have room
+ * for {@code S} nodes; all leaves are at one depth; no leaf is empty but the root leaf of a tree of
+ * height 0 (the reclaiming delete gives every other emptied leaf back, {@link CsbDeleter}); the ids
+ * in live groups add up to the pools' counts of ids in use, and those plus the ids in free groups
+ * to each pool's high-water mark; and the leaf chain lists the leaves in the tree's order both
+ * ways. The walk, the padded-key and chain checks are the packed trees' shared ones
+ * ({@link ChainChecks}); the ids are claimed here, a group at a time, since they come from
+ * {@link GroupPool}s, not from {@code NodeIds}.
  */
 final class CsbChecker implements ChainChecks.Tree {
     private final CsbTree t;
@@ -36,6 +39,10 @@ final class CsbChecker implements ChainChecks.Tree {
             leafGroupIds++;
         } else {
             innerGroupIds++;
+            if (t.innerChildren(t.root) < 2) {
+                checks.fail("the inner root " + t.root + " has " + t.innerChildren(t.root)
+                        + " children (a root with one is replaced by it)");
+            }
         }
         ChainChecks.walk(this, t.root, t.height, 0, false, 0, false);
         if (leafGroupIds != t.leafPool.used() || innerGroupIds != t.innerPool.used()) {
@@ -43,9 +50,16 @@ final class CsbChecker implements ChainChecks.Tree {
                     + " inner ids, the counts say " + t.leafPool.used() + " and " + t.innerPool.used());
         }
         for (boolean leaves : new boolean[] {true, false}) {
-            int[] free = t.pool(leaves).freeGroups(); // the pool checks its own lists and tags
+            GroupPool pool = t.pool(leaves);
+            int[] free = pool.freeGroups(); // the pool checks its own lists and tags
+            long freeIds = 0;
             for (int i = 0; i < free.length; i += 2) {
                 claim(leaves, free[i], free[i + 1]);
+                freeIds += free[i + 1];
+            }
+            if (pool.used() + freeIds != pool.highWater()) {
+                checks.fail((leaves ? "leaf" : "inner") + " pool: " + pool.used() + " ids in use and " + freeIds
+                        + " free, but " + pool.highWater() + " handed out");
             }
         }
         // no id is lost: every one below the high-water marks is in a live group or a free one
@@ -79,6 +93,9 @@ final class CsbChecker implements ChainChecks.Tree {
         if (n != t.leafCount(leaf)) {
             checks.fail("leaf " + leaf + ": rank of the padding " + t.leafCount(leaf) + ", not " + n);
         }
+        if (n == 0 && t.height > 0) {
+            checks.fail("leaf " + leaf + " is empty in a tree of height " + t.height + " (it should have been freed)");
+        }
     }
 
     @Override
@@ -95,6 +112,10 @@ final class CsbChecker implements ChainChecks.Tree {
             int size = CsbTree.count(m);
             if (size < (j == 0 ? 1 : 0) || size > t.keySlots + 1) {
                 checks.fail("inner node " + node + ": group " + j + " has " + size + " children");
+            }
+            if (size == 0 && m != 0) {
+                checks.fail("inner node " + node + ": the empty group " + j + " has the pointer "
+                        + Long.toHexString(m));
             }
             int offset = CsbTree.offset(m);
             if (t.variant == CsbVariant.FULL ? offset + size > t.width : offset != 0) {

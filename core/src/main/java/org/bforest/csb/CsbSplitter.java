@@ -413,9 +413,10 @@ final class CsbSplitter {
     /**
      * Moves the {@code k} nodes from id {@code src} to id {@code dst}, one place away
      * ({@code dst = src - 1} or {@code src + 1}): one copy a node array when the ids share a chunk
-     * ({@code System.arraycopy} handles the overlap), else node by node in the safe order.
+     * ({@code System.arraycopy} handles the overlap), else node by node in the safe order. Also
+     * {@link CsbDeleter}'s, which closes a removed child's place in its group.
      */
-    private void moveNodes(boolean leaves, int src, int dst, int k) {
+    void moveNodes(boolean leaves, int src, int dst, int k) {
         if (k == 0) {
             return;
         }
@@ -442,7 +443,7 @@ final class CsbSplitter {
         }
     }
 
-    private void copyNode(boolean leaves, int from, int to) {
+    void copyNode(boolean leaves, int from, int to) {
         if (leaves) {
             int fo = t.leafKeys.offset(from);
             int to2 = t.leafKeys.offset(to);

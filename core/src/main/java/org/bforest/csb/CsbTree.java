@@ -53,12 +53,16 @@ import org.bforest.storage.LongNodeArray;
  * or, under a full parent, is redistributed over two groups, recursively. The splits and their
  * scratch are {@link CsbSplitter}; {@code put} calls it only for a full leaf.
  *
- * <h2>Delete: lazy</h2>
- * As the paper's experiments: the entry is removed from its leaf and nothing else changes. A leaf
- * that empties stays in its group, empty, with its range: a descent into that range ends there, the
- * shared layer's walks skip it (its bitmap is 0), and an insert into the range fills it again. A
- * separator stays a valid upper bound when the key it copied is deleted. Memory stays at what the
- * tree had at its largest; a descent still costs one node a level.
+ * <h2>Delete: reclaiming</h2>
+ * The entry is removed from its leaf without recording a path; only when that empties the leaf
+ * does {@link CsbDeleter} run (the paper's experiments delete lazily and keep empty leaves, which
+ * let a window slid over ascending keys grow the tree without bound while its size stayed put).
+ * The emptied leaf is unlinked from the chain, its separator removed from the parent and its id
+ * given back to the leaf pool; its group closes the gap per variant (plain: one id shorter;
+ * segmented: the segment; full: a shift inside the block); a parent left without children goes
+ * the same way, and a root with one child is replaced by it, so the height drops. A tree emptied
+ * down to its root leaf gets fresh, small storage. Leaves are never merged: every leaf but a
+ * lone root leaf holds a key, so the neighbour queries and the walks read no empty leaf.
  *
  * <p>Not thread-safe for writes; reads keep no state in fields, so any number of threads may
  * read an unmodified tree.
@@ -103,6 +107,8 @@ final class CsbTree extends LeafChainIndex {
     final int[] pathPos = new int[MAX_HEIGHT + 2];
     /** The splits, with their scratch (writes are single-threaded). */
     private final CsbSplitter splitter;
+    /** What gives an emptied leaf back (and what empties above it). */
+    private final CsbDeleter deleter;
 
     CsbTree(String name, CsbVariant variant, int lines) {
         this(name, variant, lines, false);
@@ -121,17 +127,29 @@ final class CsbTree extends LeafChainIndex {
         this.full = variant == CsbVariant.FULL;
         this.descent = unrolled ? UNROLLED : segs == 1 ? ONE_LANE : TWO_LANES;
         splitter = new CsbSplitter(this);
+        deleter = new CsbDeleter(this, splitter);
         init();
     }
 
-    private void init() {
-        leafKeys = LongNodeArray.smallChunks(width, 1);
-        leafVals = LongNodeArray.smallChunks(width, 1);
-        leafLinks = new IntNodeArray(2, 1);
-        inner = new FlatLongNodeArray(width, 1);
-        leafPool = GroupPool.ofLeaves(this, width, leafKeys, leafVals, leafLinks);
-        innerPool = GroupPool.ofInner(this, width, inner);
-        int leaf = leafPool.alloc(1);
+    /**
+     * Fresh storage with one empty leaf as the root (a new tree, {@code clear}, and the deleter's
+     * compaction of a one-leaf tree). Everything is allocated before a field changes, so an
+     * {@code OutOfMemoryError} leaves the tree as it was.
+     */
+    void init() {
+        LongNodeArray keys = LongNodeArray.smallChunks(width, 1);
+        LongNodeArray vals = LongNodeArray.smallChunks(width, 1);
+        IntNodeArray links = new IntNodeArray(2, 1);
+        FlatLongNodeArray in = new FlatLongNodeArray(width, 1);
+        GroupPool lp = GroupPool.ofLeaves(this, width, keys, vals, links);
+        GroupPool ip = GroupPool.ofInner(this, width, in);
+        int leaf = lp.alloc(1); // within the first node's storage; grows the pool's tags
+        leafKeys = keys;
+        leafVals = vals;
+        leafLinks = links;
+        inner = in;
+        leafPool = lp;
+        innerPool = ip;
         clearLeaf(leaf);
         chainOne(leaf);
         root = leaf;
@@ -311,8 +329,8 @@ final class CsbTree extends LeafChainIndex {
         return d == TWO_LANES ? descendTwoLanes(key, false) : descendUnrolled(key, false);
     }
 
-    /** {@link #findLeaf} recording the path (node and child index per level) for a split. */
-    private int descend(long key) {
+    /** {@link #findLeaf} recording the path (node and child index per level) for a split or a reclaiming delete. */
+    int descend(long key) {
         int d = descent;
         if (d == ONE_LANE) {
             return descendOneLane(key, true);
@@ -464,6 +482,16 @@ final class CsbTree extends LeafChainIndex {
         chainLeaves(leaves, n);
     }
 
+    /** Makes {@code leaf} the whole chain (a collapsed root): the shared {@code chainOne}. */
+    void chainSingle(int leaf) {
+        chainOne(leaf);
+    }
+
+    /** Drops an emptied leaf from the chain (for {@link CsbDeleter}): the shared {@code unlinkLeaf}. */
+    void unchain(int leaf) {
+        unlinkLeaf(leaf);
+    }
+
     // ---- delete ---------------------------------------------------------------------------------
 
     @Override
@@ -481,6 +509,14 @@ final class CsbTree extends LeafChainIndex {
             return defaultReturnValue();
         }
         long previous = vc[off + r];
+        if (kc[off + 1] == MAXKEY) { // its only key: the leaf empties, and the deleter gives it back
+            kc[off] = MAXKEY;
+            vc[off] = 0;
+            size--;
+            modCount++;
+            deleter.leafEmptied(leaf, key);
+            return previous;
+        }
         System.arraycopy(kc, off + r + 1, kc, off + r, w - 1 - r);
         System.arraycopy(vc, off + r + 1, vc, off + r, w - 1 - r);
         kc[off + w - 1] = MAXKEY;
@@ -572,11 +608,11 @@ final class CsbTree extends LeafChainIndex {
 
     @Override
     public long memoryBytes() {
-        // the tree's fields, its node arrays, the two pools' list heads and tags, the paths, and
-        // the split scratch (counted as ten node images of S longs)
-        return PackedLeaves.objectBytes(24) + PackedLeaves.bytes(leafKeys, leafVals, leafLinks) + inner.bytes()
+        // the tree's fields, its node arrays, the two pools' list heads and tags, the paths, the
+        // split scratch (counted as ten node images of S longs) and the deleter's
+        return PackedLeaves.objectBytes(25) + PackedLeaves.bytes(leafKeys, leafVals, leafLinks) + inner.bytes()
                 + leafPool.bytes() + innerPool.bytes() + PackedLeaves.bytes(pathNode) + PackedLeaves.bytes(pathPos)
-                + (4 + 2 * 2 + 2) * (16 + 8L * width);
+                + (4 + 2 * 2 + 2) * (16 + 8L * width) + deleter.bytes();
     }
 
     @Override
