@@ -239,7 +239,7 @@ final class GpuBTree extends PagedTree {
             plan.apply(innerCount);
             root = plan.root();
             height = plan.height();
-            innerCount = plan.trimmed(innerCount, store.innerIds.top());
+            innerCount = InnerRemoval.trimmed(innerCount, store.innerIds.top());
         };
     }
 

@@ -9,16 +9,16 @@ import org.bforest.opencl.pages.PageStore;
 
 /**
  * A delete batch's changes to the GPU B+-tree's inner pages, planned on the host before the device
- * changes anything and written back after the leaves are compacted. Each emptied leaf comes out of
- * its parent as in a B+-tree (Comer's "The Ubiquitous B-Tree"; here with at least two children an
- * inner page): the parent drops the child and the separator before it (the left neighbour takes
- * over the empty range; a dropped first child hands its range to the second); a page left with no
- * child is freed and comes out of its own parent; a page left with one child merges with a sibling
- * (the parent's separator between them comes down, the parent loses a child, and so on up) or, if
- * the two do not fit in one page, the pair's children are split evenly between them and the
- * parent's separator replaced; a root left with one child gives way to it (the height drops).
- * One removal at a time, so that every step starts from a tree in which every inner page has two
- * children: a page left with one child always has a sibling.
+ * changes anything and written back after the leaves are compacted (Kaczmarek's paper leaves
+ * deletion for later; this is the textbook B+-tree's, two children the least an inner page keeps).
+ * Each emptied leaf comes out of its parent: the parent drops the child and the separator before
+ * it (the left neighbour takes over the empty range; a dropped first child hands its range to the
+ * second); a page left with no child is freed and comes out of its own parent; a page left with
+ * one child merges with a sibling (the parent's separator between them comes down, the parent
+ * loses a child, and so on up) or, if the two do not fit in one page, the pair's children are
+ * split evenly between them and the parent's separator replaced; a root left with one child gives
+ * way to it (the height drops). One removal at a time, so that every step starts from a tree in
+ * which every inner page has two children: a page left with one child always has a sibling.
  *
  * <p>It works on host copies of the pages it touches, each read from the device once (only their
  * used entries) and written back once if it changed. A page's parent is known from the batch's

@@ -116,11 +116,16 @@ final class BatchPlan {
         return lv;
     }
 
+    private static final int[] NONE_EMPTIED = new int[0];
+
     /** The jobs of a delete whose pages it empties, in key order. */
     static int[] emptied(Level lv) {
         int n = 0;
         for (int j = 0; j < lv.jobs; j++) {
             n += lv.total(j, true) == 0 ? 1 : 0;
+        }
+        if (n == 0) {
+            return NONE_EMPTIED;
         }
         int[] jobs = new int[n];
         n = 0;

@@ -15,7 +15,7 @@ import java.util.BitSet;
  */
 public final class PageIds {
     /** The free ids below {@link #top}. */
-    private final BitSet free = new BitSet();
+    private BitSet free = new BitSet();
     private int freeCount;
     private int top;
     /** No free id lies below it (a hint for {@link #alloc}'s search). */
@@ -23,7 +23,7 @@ public final class PageIds {
 
     /** Ids {@code [0, inUse)} in use, none free. */
     public void reset(int inUse) {
-        free.clear();
+        free = new BitSet();   // a cleared BitSet keeps its words
         freeCount = 0;
         top = inUse;
         lowest = inUse;

@@ -230,12 +230,18 @@ public final class PageStore {
         cl.writeInts(dst, 4L * at, src, 0, n);
     }
 
-    /** Writes leaf page {@code p} empty: every key {@code Long.MAX_VALUE}, every value 0. */
-    public void emptyLeaf(int p) {
+    /**
+     * An emptied tree's pages: leaf page 0 written empty (every key {@code Long.MAX_VALUE}, every
+     * value 0; it may have been free), the only page in use, and the buffers cut down.
+     */
+    public void oneEmptyLeaf() {
         long[] pad = new long[pageKeys];
-        cl.writeLongs(leafValues, 8L * p * pageKeys, pad, 0, pageKeys);
+        cl.writeLongs(leafValues, 0, pad, 0, pageKeys);
         java.util.Arrays.fill(pad, Long.MAX_VALUE);
-        cl.writeLongs(leafKeys, 8L * p * pageKeys, pad, 0, pageKeys);
+        cl.writeLongs(leafKeys, 0, pad, 0, pageKeys);
+        leafIds.reset(1);
+        innerIds.reset(0);
+        trim();
     }
 
     /** Writes one int at int index {@code at} of a device buffer. */

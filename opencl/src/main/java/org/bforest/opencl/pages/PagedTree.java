@@ -495,12 +495,9 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
      * here: it may have been free), every other page is freed and the buffers cut down.
      */
     private void becomeEmpty() {
-        store.emptyLeaf(0);
-        store.leafIds.reset(1);
-        store.innerIds.reset(0);
+        store.oneEmptyLeaf();
         chain.single(0);
         clearUpper();
-        store.trim();
         chain.trim(1);
     }
 
