@@ -229,8 +229,9 @@ final class GpuBTree extends PagedTree {
 
     @Override
     protected UpperRemoval planRemovals(Level leaves, int[] emptied, int n) {
-        // The pages above the leaves that the batch went through, rows 0 (the root) to height - 1.
-        int[] path = store.readInts(store.scratch(Scratch.PATH, 4L * (height + 1) * n), 0, height * n);
+        // The pages above the leaves that the batch went through, rows 1 to height - 1 (row 0 is
+        // the root: a tree of height 1 reads nothing).
+        int[] path = store.readInts(store.scratch(Scratch.PATH, 4L * (height + 1) * n), n, (height - 1) * n);
         InnerRemoval plan = new InnerRemoval(store, innerCount, root, height, path, n);
         for (int j : emptied) {
             plan.removeLeaf(leaves.page[j], leaves.rep[j]);

@@ -66,10 +66,14 @@ final class InnerRemoval {
     private final PageStore store;
     private final int pageKeys;
     private final int[] innerCount;
-    /** The batch's descent: row r, query i at {@code path[r * n + i]}; row 0 the root, {@code pathHeight - 1} the leaves' parents. */
+    /**
+     * The batch's descent below the root: row r, query i at {@code path[(r - 1) * n + i]}, row 1
+     * the root's children, {@code pathHeight - 1} the leaves' parents (row 0 would be the root).
+     */
     private final int[] path;
     private final int n;
     private final int pathHeight;
+    private final int pathRoot;
     private final Map<Integer, Page> pages = new HashMap<>();
     /** The parent of a page whose parent's copy is held: key {@code level << 32 | id} (level 0: leaves). */
     private final Map<Long, Integer> parents = new HashMap<>();
@@ -86,6 +90,7 @@ final class InnerRemoval {
         this.path = path;
         this.n = n;
         this.pathHeight = height;
+        this.pathRoot = root;
     }
 
     int root() {
@@ -105,10 +110,14 @@ final class InnerRemoval {
         return (long) level << 32 | id & 0xFFFFFFFFL;
     }
 
-    /** The parent of page {@code id} at {@code level} (below the root): moved, or on query {@code rep}'s path. */
+    /** The parent of page {@code id} at {@code level} (below the root): where it moved, or on query {@code rep}'s path. */
     private int parentOf(int level, int id, int rep) {
         Integer moved = parents.get(key(level, id));
-        return moved != null ? moved : path[(pathHeight - level - 1) * n + rep];
+        if (moved != null) {
+            return moved;
+        }
+        int row = pathHeight - level - 1;
+        return row == 0 ? pathRoot : path[(row - 1) * n + rep];
     }
 
     /** The copy of inner page {@code id} at {@code level}, read from the device the first time. */
