@@ -21,7 +21,8 @@ import org.bforest.opencl.pages.PageStore;
  * which every inner page has two children: a page left with one child always has a sibling.
  *
  * <p>It works on host copies of the pages it touches, each read from the device once (only their
- * used entries) and written back once if it changed. A page's parent is known from the batch's
+ * used entries; or all inner pages in two transfers, once single reads would cost more) and
+ * written back once if it changed. A page's parent is known from the batch's
  * descent path (the path rows of a query that went through it) until a merge or a borrow moves it:
  * then from the copy that took it in. Apart from {@link GpuBTree} because it is the plan's state,
  * as {@code pages.Level} is an insert's.
@@ -80,6 +81,16 @@ final class InnerRemoval {
     private final List<Integer> freed = new ArrayList<>();
     private int root;
     private int height;
+    /**
+     * Reads of single pages after which it reads every inner page at once instead (two
+     * transfers): about what one 64 KB transfer costs against a round trip, so that a batch that
+     * empties thousands of small pages does not wait for thousands of round trips.
+     */
+    private final long bulkAfter;
+    private int reads;
+    /** Every inner page's keys and children, once read in bulk (null before). */
+    private long[] allKeys;
+    private int[] allKids;
 
     InnerRemoval(PageStore store, int[] innerCount, int root, int height, int[] path, int n) {
         this.store = store;
@@ -91,6 +102,8 @@ final class InnerRemoval {
         this.n = n;
         this.pathHeight = height;
         this.pathRoot = root;
+        long keys = (long) store.innerIds.top() * (pageKeys + 1);
+        this.bulkAfter = keys > Integer.MAX_VALUE - 8 ? Long.MAX_VALUE : keys * 12 / 65_536;
     }
 
     int root() {
@@ -127,11 +140,22 @@ final class InnerRemoval {
             p = new Page(pageKeys);
             int keys = innerCount[id];
             p.kids = keys + 1;
-            store.readLongs(store.innerKeys, (long) id * pageKeys, p.keys, 0, keys);
-            int[] kids = store.readInts(store.innerKids, (long) id * (pageKeys + 1), keys + 1);
-            System.arraycopy(kids, 0, p.children, 0, keys + 1);
+            if (allKeys == null && ++reads > bulkAfter) {
+                int top = store.innerIds.top();
+                allKeys = new long[top * pageKeys];
+                store.readLongs(store.innerKeys, 0, allKeys, 0, allKeys.length);
+                allKids = store.readInts(store.innerKids, 0, top * (pageKeys + 1));
+            }
+            if (allKeys != null) {
+                System.arraycopy(allKeys, id * pageKeys, p.keys, 0, keys);
+                System.arraycopy(allKids, id * (pageKeys + 1), p.children, 0, keys + 1);
+            } else {
+                store.readLongs(store.innerKeys, (long) id * pageKeys, p.keys, 0, keys);
+                System.arraycopy(store.readInts(store.innerKids, (long) id * (pageKeys + 1), keys + 1), 0, p.children, 0,
+                        keys + 1);
+            }
             for (int c = 0; c <= keys; c++) {
-                parents.put(key(level - 1, kids[c]), id);
+                parents.put(key(level - 1, p.children[c]), id);
             }
             pages.put(id, p);
         }
