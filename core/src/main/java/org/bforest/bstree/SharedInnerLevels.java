@@ -57,6 +57,24 @@ public final class SharedInnerLevels {
         inner.insertIntoParent(sep, right);
     }
 
+    /**
+     * An emptied leaf goes: {@code leaf}, the leaf whose range holds {@code key}, is removed as the
+     * BS-tree removes an emptied leaf (its separator deleted, the neighbour taking over its range,
+     * a node left with no child removed, a root left with one child replaced by it). The room the
+     * removal needs is taken before anything changes. Not for the last leaf.
+     *
+     * @throws IllegalStateException if {@code key} does not lead to {@code leaf} (nothing changes)
+     */
+    public void removeLeaf(long key, int leaf) {
+        int reached = inner.descend(key);
+        if (reached != leaf || inner.height == 0) {
+            throw new IllegalStateException("key " + key + " leads to leaf " + reached + " (height " + inner.height
+                    + "), not to the leaf " + leaf + " to remove");
+        }
+        inner.reserveForRemoval();
+        inner.removeChild();
+    }
+
     /** Inner levels above the leaves. */
     public int height() {
         return inner.height;

@@ -14,6 +14,7 @@ import org.bforest.opencl.pages.Level;
 import org.bforest.opencl.pages.PageStore.Scratch;
 import org.bforest.opencl.pages.PagedTree;
 import org.bforest.opencl.pages.UpperPlan;
+import org.bforest.opencl.pages.UpperRemoval;
 
 /**
  * The GPU B+-tree (Kaczmarek's paper): every page on the device, inner pages of
@@ -27,6 +28,12 @@ import org.bforest.opencl.pages.UpperPlan;
  * one launch a level, split where they overflow (the first entry of each new page moves up), and
  * a root that splits gets a new root above it. The host keeps each inner page's occupancy, the
  * root and the height, and plans every level before the device changes anything.
+ *
+ * <p>A delete batch's emptied leaves come out of the inner pages as a B+-tree's do
+ * ({@link InnerRemoval}): an inner page keeps two children at least (one key), merging with or
+ * borrowing from a sibling when it would keep one, a page left with none is freed, and a root
+ * left with one child gives way to it. Freed pages, leaf and inner, go back to the store's free
+ * lists, from which later splits take their pages.
  */
 final class GpuBTree extends PagedTree {
     /** The paper's best page size for large trees ("2048 or 4096 elements"). */
@@ -35,7 +42,6 @@ final class GpuBTree extends PagedTree {
 
     private final PageKernels.Descent descent;
     private int[] innerCount;
-    private int innerPages;
     private int root;
     private int height;
 
@@ -66,8 +72,7 @@ final class GpuBTree extends PagedTree {
     @Override
     protected void install(Image b) {
         super.install(b);
-        innerPages = b.innerPages;
-        innerCount = Arrays.copyOf(b.innerCounts, Math.max(1, innerPages));
+        innerCount = Arrays.copyOf(b.innerCounts, Math.max(1, b.innerPages));
         root = b.root;
         height = b.height;
     }
@@ -77,8 +82,9 @@ final class GpuBTree extends PagedTree {
         return height;
     }
 
+    /** Inner pages in use (freed ones not counted). */
     int innerPages() {
-        return innerPages;
+        return store.innerIds.inUse();
     }
 
     // ---- the descent ----------------------------------------------------------------------------
@@ -108,26 +114,42 @@ final class GpuBTree extends PagedTree {
     // ---- splits above the leaves ----------------------------------------------------------------
 
     /** Every level a batch's splits reach, bottom-up, with the new pages' ids. */
-    private static final class Plan implements UpperPlan {
+    private final class Plan implements UpperPlan {
         final List<Level> levels = new ArrayList<>();
-        int newInners;
+        /** The levels that are new roots (one job each; a batch can raise the tree by several levels). */
+        final List<Level> newRoots = new ArrayList<>();
         int newHeight;
-        int inners;
-
-        @Override
-        public int innerPages() {
-            return inners;
-        }
 
         @Override
         public List<Level> levels() {
             return levels;
+        }
+
+        @Override
+        public void abandon() {
+            for (Level lv : levels) {
+                lv.releaseNew(store.innerIds);
+            }
+            for (Level lv : newRoots) {
+                store.innerIds.release(lv.page[0]);
+            }
         }
     }
 
     @Override
     protected UpperPlan planUpper(Level leaves, int n) {
         Plan plan = new Plan();
+        try {
+            planLevels(plan, leaves, n);
+        } catch (RuntimeException e) {
+            plan.abandon();
+            throw e;
+        }
+        return plan;
+    }
+
+    /** The levels of {@code plan}, bottom-up, as far as the splits reach. */
+    private void planLevels(Plan plan, Level leaves, int n) {
         plan.newHeight = height;
         Level below = leaves;
         int depth = height - 1;   // the path row of the level being planned
@@ -154,32 +176,32 @@ final class GpuBTree extends PagedTree {
                 }
             } else {
                 // The root split: a new root above it, with the old root as its child 0.
-                up.add(innerPages + plan.newInners++, 0, 0, 0);
+                up.add(store.innerIds.alloc(), 0, 0, 0);
+                plan.newRoots.add(up);
                 for (int c = 0; c < below.jobs; c++) {
                     up.runLen[0] += below.pieces[c] - 1;
                 }
                 plan.newHeight++;
             }
-            plan.newInners += up.assignPieces(pageKeys, innerPages + plan.newInners);
             plan.levels.add(up);
+            up.assignPieces(pageKeys, store.innerIds);
             below = up;
             depth--;
         }
-        plan.inners = innerPages + plan.newInners;
-        return plan;
     }
 
     @Override
     protected void applyUpper(UpperPlan upperPlan, Level leaves, long[] separators, long[] newPages) {
         Plan plan = (Plan) upperPlan;
-        if (plan.inners > innerCount.length) {
-            innerCount = Arrays.copyOf(innerCount, Math.max(plan.inners, innerCount.length + (innerCount.length >> 1) + 1));
+        int inners = store.innerIds.top();
+        if (inners > innerCount.length) {
+            innerCount = Arrays.copyOf(innerCount, Math.max(inners, innerCount.length + (innerCount.length >> 1) + 1));
         }
         Level child = leaves;
         long[] keys = separators;
         long[] kids = newPages;
         for (Level lv : plan.levels) {
-            if (lv.page[0] >= innerPages) {
+            if (plan.newRoots.contains(lv)) {
                 // a new root: its child 0 is the root below it
                 store.writeInt(store.innerKids, (long) lv.page[0] * (pageKeys + 1), child.page[0]);
             }
@@ -196,17 +218,38 @@ final class GpuBTree extends PagedTree {
                     innerCount[d] = lv.pieceCount(j, t);
                 }
             }
-            if (lv.page[0] >= innerPages) {
+            if (plan.newRoots.contains(lv)) {
                 root = lv.page[0];
             }
         }
-        innerPages = plan.inners;
         height = plan.newHeight;
+    }
+
+    // ---- removals above the leaves --------------------------------------------------------------
+
+    @Override
+    protected UpperRemoval planRemovals(Level leaves, int[] emptied, int n) {
+        // The pages above the leaves that the batch went through, rows 1 to height - 1 (row 0 is
+        // the root: a tree of height 1 reads nothing).
+        int[] path = store.readInts(store.scratch(Scratch.PATH, 4L * (height + 1) * n), n, (height - 1) * n);
+        InnerRemoval plan = new InnerRemoval(store, innerCount, root, height, path, n);
+        for (int j : emptied) {
+            plan.removeLeaf(leaves.page[j], leaves.rep[j]);
+        }
+        return () -> {
+            plan.apply(innerCount);
+            root = plan.root();
+            height = plan.height();
+            innerCount = InnerRemoval.trimmed(innerCount, store.innerIds.top());
+        };
     }
 
     @Override
     protected void clearUpper() {
-        // install() of the empty image has set one leaf, no inner page.
+        // One leaf, page 0, and no inner page (install() of the empty image, or an emptied tree).
+        root = 0;
+        height = 0;
+        innerCount = new int[1];
     }
 
     @Override
@@ -216,12 +259,12 @@ final class GpuBTree extends PagedTree {
 
     @Override
     protected int innerPagesOnDevice() {
-        return innerPages;
+        return store.innerIds.top();
     }
 
     @Override
     protected void checkUpper(Checker checker, Image image) {
-        checker.innerPages(root, height, innerCount);
+        checker.innerPages(root, height, innerCount, store.innerIds);
     }
 
     @Override
@@ -231,6 +274,6 @@ final class GpuBTree extends PagedTree {
 
     @Override
     protected String describeUpper() {
-        return "innerPages=" + innerPages + ", ";
+        return "innerPages=" + store.innerIds.inUse() + ", ";
     }
 }

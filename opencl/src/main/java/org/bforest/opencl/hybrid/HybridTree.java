@@ -13,6 +13,7 @@ import org.bforest.opencl.pages.Level;
 import org.bforest.opencl.pages.PageStore.Scratch;
 import org.bforest.opencl.pages.PagedTree;
 import org.bforest.opencl.pages.UpperPlan;
+import org.bforest.opencl.pages.UpperRemoval;
 
 /**
  * The hybrid tree that Kaczmarek's paper proposes as future work: the upper levels on the CPU,
@@ -21,7 +22,10 @@ import org.bforest.opencl.pages.UpperPlan;
  * over the leaf pages of {@link PagedTree}. A batch is descended on the CPU, all its keys level by
  * level in lock-step, and the leaf ids go to the device with the keys; one kernel launch searches
  * (and an insert batch's merge launch fills and splits) the leaves. A leaf split inserts its new
- * pages' separators into the inner levels on the CPU, as the BS-tree does for its own leaves.
+ * pages' separators into the inner levels on the CPU, as the BS-tree does for its own leaves; a
+ * leaf page that a delete empties comes out of them as an emptied BS-tree leaf does (its separator
+ * deleted, an inner node left with no child removed, a root left with one child replaced by it),
+ * and its id goes back to the store's free list.
  */
 final class HybridTree extends PagedTree {
     private final PageKernels.LeafLookup lookupAt;
@@ -94,7 +98,8 @@ final class HybridTree extends PagedTree {
 
     // ---- splits: separators into the CPU's inner levels -----------------------------------------
 
-    private static final UpperPlan NOTHING_ON_THE_DEVICE = () -> 0;
+    private static final UpperPlan NOTHING_ON_THE_DEVICE = new UpperPlan() {
+    };
 
     @Override
     protected UpperPlan planUpper(Level leaves, int n) {
@@ -111,8 +116,27 @@ final class HybridTree extends PagedTree {
     }
 
     @Override
+    protected UpperRemoval planRemovals(Level leaves, int[] emptied, int n) {
+        // Nothing on the device: the CPU levels change once the leaves have. Each emptied page is
+        // found again by a key it lost (its range still holds it: a removal only widens the
+        // ranges of the pages that stay).
+        int[] pages = new int[emptied.length];
+        long[] keys = new long[emptied.length];
+        for (int i = 0; i < emptied.length; i++) {
+            pages[i] = leaves.page[emptied[i]];
+            keys[i] = leaves.runKeys[leaves.run[emptied[i]]];
+        }
+        return () -> {
+            for (int i = 0; i < pages.length; i++) {
+                inner.removeLeaf(keys[i], pages[i]);
+            }
+        };
+    }
+
+    @Override
     protected void clearUpper() {
-        // install() of the empty image has made new inner levels over leaf 0.
+        // One leaf, page 0 (install() of the empty image has made these already; an emptied tree has not).
+        inner = new SharedInnerLevels("HybridTree", 0);
     }
 
     @Override

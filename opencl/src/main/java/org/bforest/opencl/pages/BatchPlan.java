@@ -116,39 +116,24 @@ final class BatchPlan {
         return lv;
     }
 
-    /**
-     * Once the device has run an insert's leaf jobs, the host's state follows: each piece's count,
-     * and the new pages chained after the page they split from. Returns the last page of the
-     * chain ({@code lastPage}, or a new page that now ends it).
-     */
-    static int linkPieces(Level leaves, int[] count, int[] next, int[] prev, int lastPage) {
-        for (int j = 0; j < leaves.jobs; j++) {
-            int p = leaves.page[j];
-            int after = next[p];
-            int left = p;
-            for (int t = 0; t < leaves.pieces[j]; t++) {
-                int d = leaves.destPages[leaves.dest[j] + t];
-                count[d] = leaves.pieceCount(j, t);
-                if (t > 0) {
-                    prev[d] = left;
-                    next[left] = d;
-                    left = d;
-                }
-            }
-            next[left] = after;
-            if (after != NONE) {
-                prev[after] = left;
-            } else {
-                lastPage = left;
-            }
-        }
-        return lastPage;
-    }
+    private static final int[] NONE_EMPTIED = new int[0];
 
-    /** Once the device has run a delete's leaf jobs: each page's count less the keys it lost. */
-    static void dropRuns(Level leaves, int[] count) {
-        for (int j = 0; j < leaves.jobs; j++) {
-            count[leaves.page[j]] -= leaves.runLen[j];
+    /** The jobs of a delete whose pages it empties, in key order. */
+    static int[] emptied(Level lv) {
+        int n = 0;
+        for (int j = 0; j < lv.jobs; j++) {
+            n += lv.total(j, true) == 0 ? 1 : 0;
         }
+        if (n == 0) {
+            return NONE_EMPTIED;
+        }
+        int[] jobs = new int[n];
+        n = 0;
+        for (int j = 0; j < lv.jobs; j++) {
+            if (lv.total(j, true) == 0) {
+                jobs[n++] = j;
+            }
+        }
+        return jobs;
     }
 }

@@ -21,24 +21,23 @@ final class ChainRanks {
      * [0, n), leaf pages at [n, 2n)); {@code all}: the keys of the leaves, {@code Long.MAX_VALUE}'s
      * rank. The sums are first brought up to the tree's {@code stamp}.
      */
-    void ranks(long[] bounds, int n, long[] at, long all, long[] ranks, long stamp, int leafPages, int[] leafCount,
-            int[] nextPage) {
-        long[] before = before(stamp, leafPages, leafCount, nextPage);
+    void ranks(long[] bounds, int n, long[] at, long all, long[] ranks, long stamp, LeafChain chain) {
+        long[] before = before(stamp, chain);
         for (int i = 0; i < n; i++) {
             long slot = at[i];
             ranks[i] = bounds[i] == MAXKEY ? all : before[(int) at[n + i]] + (slot >= 0 ? slot : -slot - 1);
         }
     }
 
-    private long[] before(long s, int leafPages, int[] leafCount, int[] nextPage) {
-        if (stamp != s || before.length < leafPages) {
-            if (before.length < leafPages) {
-                before = new long[leafCount.length];
+    private long[] before(long s, LeafChain chain) {
+        if (stamp != s || before.length != chain.count.length) {
+            if (before.length != chain.count.length) {
+                before = new long[chain.count.length];   // indexed by page id, as the chain is
             }
             long sum = 0;
-            for (int p = 0; p != NONE; p = nextPage[p]) {   // page 0 is always first: a split keeps the left piece
+            for (int p = chain.first; p != NONE; p = chain.next[p]) {
                 before[p] = sum;
-                sum += leafCount[p];
+                sum += chain.count[p];
             }
             stamp = s;
         }

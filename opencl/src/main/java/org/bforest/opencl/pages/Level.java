@@ -81,30 +81,48 @@ public final class Level {
         return from(j, t + 1, false) - from(j, t, false) - (inner && t > 0 ? 1 : 0);
     }
 
-    /** Pieces a page of {@code total} entries is split into: one while it fits, else three-quarter-full pages. */
-    public static int piecesFor(int total, int pageKeys) {
+    /**
+     * Pieces a page of {@code total} entries is split into: one while it fits, else pieces of
+     * three quarters of a page. An inner page's pieces take at least two entries each: every piece
+     * but the first gives its first entry up to the parent, and must keep a key of its own (an
+     * inner page with no key is a level that does not branch; at two keys a page, pieces of one
+     * entry made each level one page shorter than the one below it, a tree of height n). With the
+     * even split ({@link #from}) the first piece gets the smallest share, and it keeps all of it.
+     */
+    public static int piecesFor(int total, int pageKeys, boolean inner) {
         if (total <= pageKeys) {
             return 1;
         }
-        int target = Math.max(1, pageKeys * 3 / 4);
+        int target = Math.max(inner ? 2 : 1, pageKeys * 3 / 4);
         return (total + target - 1) / target;
     }
 
     /**
      * Plans an insert level's splits: each job's pieces, and its pages (the job's own page, then
-     * new ids from {@code firstNew} up, in job order). Returns how many new pages it takes.
+     * new ids from {@code ids}, in job order). Returns how many new pages it takes; if the batch
+     * cannot go on, {@link #releaseNew} gives them back.
      */
-    public int assignPieces(int pageKeys, int firstNew) {
+    public int assignPieces(int pageKeys, PageIds ids) {
         int fresh = 0;
         for (int j = 0; j < jobs; j++) {
-            pieces[j] = piecesFor(total(j, false), pageKeys);
+            pieces[j] = piecesFor(total(j, false), pageKeys, inner);
             dest[j] = destCount;
             addDest(page[j]);
             for (int t = 1; t < pieces[j]; t++) {
-                addDest(firstNew + fresh++);
+                addDest(ids.alloc());
+                fresh++;
             }
         }
         return fresh;
+    }
+
+    /** Gives the new pages of {@link #assignPieces} back to {@code ids} (a batch that did not run). */
+    public void releaseNew(PageIds ids) {
+        for (int j = jobs - 1; j >= 0; j--) {
+            for (int t = pieces[j] - 1; t > 0; t--) {
+                ids.release(destPages[dest[j] + t]);
+            }
+        }
     }
 
     /** Whether the jobs split any page (so that the level above has work). */

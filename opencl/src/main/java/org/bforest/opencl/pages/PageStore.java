@@ -8,7 +8,9 @@ import org.bforest.opencl.cl.ClScope;
  * and child ids) and per-batch scratch, each one flat buffer indexed by page id, as the paper lays
  * the tree out as one two-dimensional array. Pages are never moved within a buffer: a buffer grows
  * by allocating a larger one and copying the old into it on the device, so that if the device is
- * out of memory the old buffer, and the tree in it, is untouched.
+ * out of memory the old buffer, and the tree in it, is untouched. Which ids are in use is kept in
+ * {@link #leafIds} and {@link #innerIds}: freed pages are handed out again, lowest first, and a
+ * buffer whose used ids have fallen well below its capacity is cut down ({@link #trim}).
  *
  * <p>Not thread-safe: the tree calls it under its device lock.
  */
@@ -24,6 +26,10 @@ public final class PageStore {
     public ClBuffer innerKids;
     public int leafCapacity;
     public int innerCapacity;
+    /** The leaf pages in use and the free ones. */
+    public final PageIds leafIds = new PageIds();
+    /** The inner pages in use and the free ones (none used by a tree whose inner levels are on the host). */
+    public final PageIds innerIds = new PageIds();
     private final ClBuffer[] scratch = new ClBuffer[Scratch.values().length];
     private final long[] scratchBytes = new long[Scratch.values().length];
     /** Tests only: the device bytes beyond which an allocation fails (see {@link #limitBytes}). */
@@ -36,6 +42,8 @@ public final class PageStore {
 
     /** Allocates room for this many pages and copies the host image in (inner arrays may be empty). */
     public void upload(long[] lk, long[] lv, int leaves, long[] ik, int[] ic, int inners) {
+        leafIds.reset(leaves);
+        innerIds.reset(inners);
         leafCapacity = Math.max(1, leaves);
         innerCapacity = Math.max(1, inners);
         leafKeys = cl.buffer(8L * pageKeys * leafCapacity);
@@ -121,6 +129,62 @@ public final class PageStore {
         return cl.buffer(bytes);
     }
 
+    /**
+     * Gives back device memory that the pages in use no longer need: a page buffer whose ids in use
+     * end at a quarter of its capacity or below is copied into one of twice that (the growth's
+     * factor of 1.5 and this one leave room between them, so a tree that grows and shrinks around
+     * one size does not copy back and forth). The ids in use stay where they are. Nothing depends
+     * on it: if the device cannot give the smaller buffer, the larger one stays.
+     */
+    public void trim() {
+        int leaves = leafIds.top();
+        if (leafCapacity > 4 && leaves <= leafCapacity / 4) {
+            ClBuffer[] moved = moved(leaves, 8L * pageKeys, 8L * pageKeys, leafKeys, leafValues);
+            if (moved != null) {
+                leafKeys = moved[0];
+                leafValues = moved[1];
+                leafCapacity = Math.max(1, 2 * leaves);
+            }
+        }
+        int inners = innerIds.top();
+        if (innerCapacity > 4 && inners <= innerCapacity / 4) {
+            ClBuffer[] moved = moved(inners, 8L * pageKeys, 4L * (pageKeys + 1), innerKeys, innerKids);
+            if (moved != null) {
+                innerKeys = moved[0];
+                innerKids = moved[1];
+                innerCapacity = Math.max(1, 2 * inners);
+            }
+        }
+    }
+
+    /**
+     * Two buffers of {@code max(1, 2 * used)} pages of the given page sizes holding the first
+     * {@code used} pages of {@code a} and {@code b}, which are released; null (and nothing
+     * changed) if the device refuses.
+     */
+    private ClBuffer[] moved(int used, long aPage, long bPage, ClBuffer a, ClBuffer b) {
+        int pages = Math.max(1, 2 * used);
+        ClBuffer na = null;
+        ClBuffer nb;
+        try {
+            na = allocate(aPage * pages);
+            nb = allocate(bPage * pages);
+        } catch (org.bforest.opencl.OpenClException e) {
+            // Keeping the larger buffers loses nothing: the tree in them is whole.
+            if (na != null) {
+                cl.release(na);
+            }
+            return null;
+        }
+        if (used > 0) {
+            cl.copy(a, 0, na, 0, aPage * used);
+            cl.copy(b, 0, nb, 0, bPage * used);
+        }
+        cl.release(a);
+        cl.release(b);
+        return new ClBuffer[] {na, nb};
+    }
+
     private static int grown(int capacity, int need) {
         long g = Math.max(need, capacity + (capacity >> 1) + 1L);
         return (int) Math.min(g, Integer.MAX_VALUE - 8);
@@ -142,9 +206,14 @@ public final class PageStore {
         return scratch[r];
     }
 
+    /** Device bytes of the page buffers, at capacity. */
+    public long pageBytes() {
+        return 16L * pageKeys * leafCapacity + (8L * pageKeys + 4L * (pageKeys + 1)) * innerCapacity;
+    }
+
     /** Device bytes held: pages at capacity and scratch. */
     public long bytes() {
-        long b = 16L * pageKeys * leafCapacity + (8L * pageKeys + 4L * (pageKeys + 1)) * innerCapacity;
+        long b = pageBytes();
         for (long s : scratchBytes) {
             b += s;
         }
@@ -154,6 +223,25 @@ public final class PageStore {
     /** Writes host ints to a device buffer (a small write does not wait: see {@link ClScope#writeInts}). */
     public void writeInts(ClBuffer dst, int[] src, int n) {
         cl.writeInts(dst, 0, src, 0, n);
+    }
+
+    /** Writes {@code n} ints of {@code src} at int index {@code at} of a device buffer (does not wait). */
+    public void writeInts(ClBuffer dst, long at, int[] src, int n) {
+        cl.writeInts(dst, 4L * at, src, 0, n);
+    }
+
+    /**
+     * An emptied tree's pages: leaf page 0 written empty (every key {@code Long.MAX_VALUE}, every
+     * value 0; it may have been free), the only page in use, and the buffers cut down.
+     */
+    public void oneEmptyLeaf() {
+        long[] pad = new long[pageKeys];
+        cl.writeLongs(leafValues, 0, pad, 0, pageKeys);
+        java.util.Arrays.fill(pad, Long.MAX_VALUE);
+        cl.writeLongs(leafKeys, 0, pad, 0, pageKeys);
+        leafIds.reset(1);
+        innerIds.reset(0);
+        trim();
     }
 
     /** Writes one int at int index {@code at} of a device buffer. */

@@ -2,7 +2,6 @@ package org.bforest.opencl.pages;
 
 import java.lang.ref.Cleaner;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bforest.NativeLongIndex;
@@ -28,7 +27,9 @@ import org.bforest.spi.LeafChainIndex;
  * of those that are there, and merges the new ones into their leaves in one launch (a flat index
  * space over the batch's jobs, one work-item an entry); a leaf that overflows is split, in the
  * same launch, into as many pages as its keys need at three quarters full; the new pages'
- * separators go to the levels above. A delete batch compacts its leaves in one launch.
+ * separators go to the levels above. A delete batch compacts its leaves in one launch; the pages
+ * it empties leave the chain and the levels above ({@link #planRemovals}), and their ids go back
+ * to the store's free list for later splits.
  *
  * <h2>On the host</h2>
  * The host keeps what it needs to drive the device, as Kaczmarek's paper has it ("navigation and
@@ -49,9 +50,9 @@ import org.bforest.spi.LeafChainIndex;
  * <h2>Threads</h2>
  * A device is driven through one command queue, so every call that touches it holds the device's
  * lock: reads from many threads are safe (they take turns on the device); writes need the
- * caller's synchronisation, as for every bforest structure. Deleting leaves pages empty (they are
- * reused when keys come back into their range), and the memory goes back on {@link #clear()} and
- * {@link #close()}.
+ * caller's synchronisation, as for every bforest structure. The pages a delete empties are freed
+ * and handed out again, lowest id first, and the store cuts its buffers down when the pages in use
+ * fall to a quarter of them; {@link #clear()} and {@link #close()} give everything back.
  */
 public abstract class PagedTree extends LeafChainIndex implements NativeLongIndex {
     /** Queries handed to the device at once: bounds the per-batch device buffers (about 40 bytes a query). */
@@ -85,12 +86,8 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     private final ChainRanks chainRanks = new ChainRanks();
     private final String what;
 
-    // The host's control state of the leaves: occupancy and chain.
-    protected int[] leafCount;
-    private int[] leafNextPage;
-    private int[] leafPrevPage;
-    protected int leafPages;
-    private int lastPage;
+    /** The host's control state of the leaves: occupancy and chain. */
+    private final LeafChain chain = new LeafChain();
     /** Bumped by every write (value replacements too): the window caches compare it. */
     private volatile long stamp;
     private volatile boolean closed;
@@ -148,15 +145,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
      */
     protected void install(Image b) {
         store.upload(b.leafKeys, b.leafValues, b.leafPages, b.innerKeys, b.innerKids, b.innerPages);
-        leafPages = b.leafPages;
-        leafCount = Arrays.copyOf(b.leafCounts, Math.max(1, leafPages));
-        leafNextPage = new int[leafCount.length];
-        leafPrevPage = new int[leafCount.length];
-        for (int p = 0; p < leafPages; p++) {
-            leafNextPage[p] = p + 1 < leafPages ? p + 1 : NONE;
-            leafPrevPage[p] = p - 1;
-        }
-        lastPage = leafPages - 1;
+        chain.install(b.leafCounts, b.leafPages);
         size = b.size;
         hasMax = b.hasMax;
         maxValue = b.maxValue;
@@ -166,8 +155,9 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         return pageKeys;
     }
 
+    /** Leaf pages in the tree (freed ones not counted). */
     public int leafPages() {
-        return leafPages;
+        return chain.pages;
     }
 
     /** Inner levels above the leaves (0: the root is a leaf). */
@@ -215,13 +205,21 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
      */
     protected abstract void applyUpper(UpperPlan plan, Level leaves, long[] separators, long[] newPages);
 
-    /** Forgets everything above the leaves of a cleared tree (one empty leaf, page 0). */
+    /** Forgets everything above the leaves of a cleared or emptied tree (one empty leaf, page 0). */
     protected abstract void clearUpper();
+
+    /**
+     * Plans taking the leaf pages of {@code emptied} (jobs of {@code leaves}, a delete's, in key
+     * order) out of the levels above, before the device changes anything; {@code n} is the
+     * batch's size (the descent's path rows, for a device descent). Not called when the batch
+     * empties every leaf ({@link #clearUpper} then).
+     */
+    protected abstract UpperRemoval planRemovals(Level leaves, int[] emptied, int n);
 
     /** Checks the levels above the leaves, giving each leaf with its key range to {@code checker}. */
     protected abstract void checkUpper(Checker checker, Image image);
 
-    /** Inner pages to read back for the invariant check (0 where the levels above live on the host). */
+    /** Inner page ids to read back for the invariant check (0 where the levels above live on the host). */
     protected abstract int innerPagesOnDevice();
 
     /** Whether the levels above are inner pages on the device (which a bulk load's image builds). */
@@ -282,7 +280,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
                 continue;
             }
             // The queries in the device search's order, the answers back in the caller's.
-            int[] perm = QueryOrders.permutation(keys, from, n, search.order(), 2 * leafPages);
+            int[] perm = QueryOrders.permutation(keys, from, n, search.order(), 2 * chain.pages);
             long[] q = QueryOrders.permuted(keys, from, perm, n);
             long[] out = new long[n];
             lookUp(q, 0, n, out, absent, null);
@@ -401,26 +399,34 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
                 return 0;
             }
 
-            // The plan: the leaves' jobs, and every level their splits reach, with new page ids.
-            Level leaves = BatchPlan.inserts(found, n, keys, vals, from, fresh, leafCount);
-            int newLeaves = leaves.assignPieces(pageKeys, leafPages);
-            UpperPlan upper = planUpper(leaves, n);
-
-            // Room first, pages and every launch's scratch: if the device is out of memory,
-            // nothing has changed yet.
-            store.ensure(leafPages + newLeaves, upper.innerPages());
-            List<Level> levels = new ArrayList<>(upper.levels());
-            levels.add(leaves);
-            merges.reserve(false, levels);
-            growHost(leafPages + newLeaves);
+            // The plan: the leaves' jobs, and every level their splits reach, with new page ids
+            // (freed ones first).
+            Level leaves = BatchPlan.inserts(found, n, keys, vals, from, fresh, chain.count);
+            leaves.assignPieces(pageKeys, store.leafIds);
+            UpperPlan upper = null;
+            try {
+                upper = planUpper(leaves, n);
+                // Room first, pages and every launch's scratch: if the device is out of memory,
+                // nothing has changed yet (the plan's page ids go back).
+                store.ensure(store.leafIds.top(), store.innerIds.top());
+                List<Level> levels = new ArrayList<>(upper.levels());
+                levels.add(leaves);
+                merges.reserve(false, levels);
+            } catch (RuntimeException e) {
+                if (upper != null) {
+                    upper.abandon();
+                }
+                leaves.releaseNew(store.leafIds);
+                throw e;
+            }
+            chain.grow(store.leafIds.top());
 
             replace(n);
             long[] separators = merges.run(leaves, false);
             applyUpper(upper, leaves, separators, leaves.promotedKids());
 
             // The host state follows the device.
-            lastPage = BatchPlan.linkPieces(leaves, leafCount, leafNextPage, leafPrevPage, lastPage);
-            leafPages += newLeaves;
+            chain.link(leaves);
             size += fresh;
             modCount++;
             stamp++;
@@ -444,7 +450,11 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
 
     /**
      * Removes keys[from, from + n) (sorted, distinct, below MAXKEY) where they are there; returns
-     * how many were. {@code previous}, if given, gets the old values (n = 1 only).
+     * how many were. {@code previous}, if given, gets the old values (n = 1 only). The leaves
+     * lose their keys in one compact launch; the pages that empty leave the chain, their ids go
+     * back to the free list, and the levels above drop them ({@link #planRemovals}, planned
+     * before the device changes anything, as an insert's splits are); a batch that takes every
+     * key leaves one empty page and nothing above it.
      */
     private int deleteSorted(long[] keys, int from, int n, long[] previous) {
         synchronized (cl.lock()) {
@@ -454,15 +464,41 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
             if (found == 0) {
                 return 0;
             }
-            Level lv = BatchPlan.deletes(at, n, keys, from, found, leafCount);
-            merges.reserve(true, List.of(lv));   // out of memory here: nothing has changed
-            merges.run(lv, true);
-            BatchPlan.dropRuns(lv, leafCount);
+            if (found == size - (hasMax ? 1 : 0)) {
+                becomeEmpty();
+            } else {
+                Level lv = BatchPlan.deletes(at, n, keys, from, found, chain.count);
+                int[] emptied = BatchPlan.emptied(lv);
+                UpperRemoval upper = emptied.length == 0 ? null : planRemovals(lv, emptied, n);
+                merges.reserve(true, List.of(lv));   // out of memory here: nothing has changed
+                merges.run(lv, true);
+                chain.drop(lv);
+                for (int j : emptied) {
+                    chain.unlink(lv.page[j]);
+                    store.leafIds.release(lv.page[j]);
+                }
+                if (upper != null) {
+                    upper.apply();
+                    store.trim();
+                    chain.trim(store.leafIds.top());
+                }
+            }
             size -= found;
             modCount++;
             stamp++;
             return found;
         }
+    }
+
+    /**
+     * Every key of the leaves is going: the tree becomes the one empty leaf page 0 (written
+     * here: it may have been free), every other page is freed and the buffers cut down.
+     */
+    private void becomeEmpty() {
+        store.oneEmptyLeaf();
+        chain.single(0);
+        clearUpper();
+        chain.trim(1);
     }
 
     /**
@@ -482,15 +518,6 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
             System.arraycopy(all, n, r, 0, 2 * n);
         }
         return r;
-    }
-
-    private void growHost(int leaves) {
-        if (leaves > leafCount.length) {
-            int n = Math.max(leaves, leafCount.length + (leafCount.length >> 1) + 1);
-            leafCount = Arrays.copyOf(leafCount, n);
-            leafNextPage = Arrays.copyOf(leafNextPage, n);
-            leafPrevPage = Arrays.copyOf(leafPrevPage, n);
-        }
     }
 
     @Override
@@ -519,6 +546,11 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         return store.bytes();
     }
 
+    /** Device bytes of the pages alone, at capacity (no scratch). */
+    long pageBytes() {
+        return store.pageBytes();
+    }
+
     /** For tests: merges and visit-all launches of at most {@code entries} entries (a page's job may exceed it alone). */
     void limitLaunches(int entries) {
         merges.launchEntries = Math.max(1, Math.min(MAX_LAUNCH_ENTRIES, entries));
@@ -534,10 +566,10 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         java.util.Objects.requireNonNull(action, "action");
         open();
         int expected = modCount;
-        int page = 0;
+        int page = chain.first;
         while (page != NONE) {
             // Pages in chain order until the chunk is full (a page larger than a chunk goes alone).
-            VisitChunk chunk = new VisitChunk(page, leafCount, leafNextPage, merges.launchEntries);
+            VisitChunk chunk = new VisitChunk(page, chain.count, chain.next, merges.launchEntries);
             page = chunk.next;
             int items = chunk.items;
             if (items == 0) {
@@ -598,7 +630,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     /** {@code ranks[i]} = how many keys of the leaves are below {@code bounds[i]}, for {@code i < n}. */
     private void ranks(long[] bounds, int n, long[] ranks) {
         if (reorders(n)) {
-            int[] perm = QueryOrders.permutation(bounds, 0, n, search.order(), 2 * leafPages);
+            int[] perm = QueryOrders.permutation(bounds, 0, n, search.order(), 2 * chain.pages);
             long[] q = QueryOrders.permuted(bounds, 0, perm, n);
             long[] r = new long[n];
             searchRanks(q, n, r);
@@ -614,7 +646,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
             // Long.MAX_VALUE is searched like any key (the padding answers it); its rank is every key.
             sendQueries(bounds, 0, n, null, 0);
             long[] at = found(n, null);
-            chainRanks.ranks(bounds, n, at, size - (hasMax ? 1 : 0), ranks, stamp, leafPages, leafCount, leafNextPage);
+            chainRanks.ranks(bounds, n, at, size - (hasMax ? 1 : 0), ranks, stamp, chain);
         }
     }
 
@@ -627,7 +659,8 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     @Override
     public long memoryBytes() {
         open();
-        return store.bytes() + 12L * leafCount.length + upperHostBytes() + cl.hostBytes() + 256;
+        return store.bytes() + chain.bytes() + store.leafIds.bytes() + store.innerIds.bytes() + upperHostBytes()
+                + cl.hostBytes() + 256;
     }
 
     @Override
@@ -649,7 +682,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
 
     @Override
     protected String describeShape() {
-        return closed ? "closed" : "height=" + height() + ", leafPages=" + leafPages + ", " + describeUpper()
+        return closed ? "closed" : "height=" + height() + ", leafPages=" + chain.pages + ", " + describeUpper()
                 + "pageKeys=" + pageKeys + ", device=" + cl.device().name();
     }
 
@@ -676,7 +709,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
 
     /**
      * The SPI's leaves are 64-slot windows of a page; the chain this tree keeps is of pages
-     * ({@code leafNextPage}/{@code leafPrevPage}), so the window-level chain methods are not used.
+     * ({@link LeafChain}), so the window-level chain methods are not used.
      */
     @Override
     protected void setLeafNext(int leaf, int next) {
@@ -691,70 +724,39 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     @Override
     protected int firstLeaf() {
         open();
-        return 0;
+        return chain.first * windows;
     }
 
     @Override
     protected int lastLeaf() {
         open();
-        return lastPage * windows + windows - 1;
+        return chain.last * windows + windows - 1;
     }
 
     @Override
     protected int leafNext(int leaf) {
-        int w = leaf % windows;
-        if (w + 1 < windows) {
-            return leaf + 1;
-        }
-        int next = leafNextPage[leaf / windows];
-        return next == NONE ? NONE : next * windows;
+        return chain.nextWindow(leaf, windows);
     }
 
     @Override
     protected int leafPrev(int leaf) {
-        int w = leaf % windows;
-        if (w > 0) {
-            return leaf - 1;
-        }
-        int prev = leafPrevPage[leaf / windows];
-        return prev == NONE ? NONE : prev * windows + windows - 1;
-    }
-
-    /** Used slots of a window: the first ones, as a page is packed from its start. */
-    private int windowCount(int leaf) {
-        int used = leafCount[leaf / windows] - leaf % windows * WINDOW;
-        return Math.max(0, Math.min(WINDOW, used));
+        return chain.prevWindow(leaf, windows);
     }
 
     @Override
     protected long leafBitmap(int leaf) {
-        int n = windowCount(leaf);
+        int n = chain.windowCount(leaf, windows);
         return n == WINDOW ? -1L : (1L << n) - 1;
     }
 
     @Override
     protected int leafSuccGE(int leaf, long key) {
-        return succ(window(leaf), key, false);
+        return window(leaf).succ(key, false);
     }
 
     @Override
     protected int leafSuccGT(int leaf, long key) {
-        return succ(window(leaf), key, true);
-    }
-
-    private static int succ(Window w, long key, boolean orEqual) {
-        int lo = 0;
-        int hi = w.n;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            long k = w.keys[mid];
-            if (k < key || orEqual && k == key) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return window(leaf).succ(key, true);
     }
 
     @Override
@@ -773,7 +775,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         Window w = Window.mine();
         long s = stamp;
         if (!w.holds(id, leaf, s)) {
-            int n = windowCount(leaf);
+            int n = chain.windowCount(leaf, windows);
             w.read(store, (long) (leaf / windows) * pageKeys + (long) (leaf % windows) * WINDOW, n, id, leaf, s);
         }
         return w;
@@ -784,10 +786,10 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         open();
         Image image;
         synchronized (cl.lock()) {
-            image = Image.read(store, leafPages, Math.max(0, innerPagesOnDevice()));
+            image = Image.read(store, store.leafIds.top(), Math.max(0, innerPagesOnDevice()));
         }
-        Checker checker = new Checker(this::fail, image, pageKeys, leafCount);
+        Checker checker = new Checker(this::fail, image, pageKeys, chain.count, store.leafIds);
         checkUpper(checker, image);
-        checker.finish(leafNextPage, lastPage, size - (hasMax ? 1 : 0));
+        checker.finish(chain, size - (hasMax ? 1 : 0));
     }
 }

@@ -9,11 +9,12 @@ import java.util.List;
  * contract between the shared leaves and each tree's own upper levels.
  */
 public interface UpperPlan {
-    /** Inner pages the device must have room for. */
-    int innerPages();
-
     /** The levels above the leaves that the device will merge into (none for a CPU upper part). */
     default List<Level> levels() {
         return List.of();
+    }
+
+    /** The batch will not run (the device refused its memory): gives back the page ids the plan took. */
+    default void abandon() {
     }
 }
