@@ -25,6 +25,9 @@ import org.bforest.spi.InvariantCheckable;
  *     descent, the neighbour queries, the range walk; and why reads are safe without locks.</li>
  * <li>{@link OlcWriter}: put and delete, splits, the mirror's upkeep; and why the writers'
  *     locking cannot deadlock and keeps the mirror exact.</li>
+ * <li>{@link OlcUnlinker}: unlinking emptied leaves and childless inner nodes; {@link NodeRecycler}:
+ *     the free lists, and why reusing a node at once is safe.</li>
+ * <li>{@link OlcNeighbours}: the neighbour queries along the leaf chain.</li>
  * <li>{@link OlcBulkLoad}, {@link OlcCursor}, {@link OlcChecker}.</li>
  * </ul>
  *
@@ -37,10 +40,12 @@ import org.bforest.spi.InvariantCheckable;
  * which makes the leaf the key's leaf however it was reached; they fall back to lock coupling
  * after a few failed tries. Writers lock only the nodes they change, by a compare-and-set from the
  * version they read. Inserts split a full inner node when they pass it, so the parent of a leaf
- * always has a free slot; deletes clear their slot; nodes are never merged or freed.
+ * always has a free slot; deletes clear their slot, and a leaf they empty is unlinked and its id
+ * reused ({@link OlcUnlinker}, {@link NodeRecycler}), as are inner nodes left without a child.
  *
- * <p>{@code get}, {@code put}, {@code remove}, {@code containsKey} and the neighbour queries are
- * linearizable: a neighbour query that crosses leaves validates every leaf it read at the end, so
+ * <p>{@code get}, {@code put}, {@code remove}, {@code containsKey}, the exact and conditional
+ * updates ({@code putIfAbsent}, {@code replace}, {@code remove(key, expected)}, each one step under
+ * the leaf's lock or one validated read) and the neighbour queries are linearizable: a neighbour query that crosses leaves validates every leaf it read at the end, so
  * its answer held at one instant. Cursors, {@code rangeCount}, {@code rangeVisit} and
  * {@code forEach} are weakly consistent, as {@code ConcurrentSkipListMap}'s iterators: each leaf
  * is read at one instant, a key present for the whole walk is seen exactly once, a key added or
@@ -113,6 +118,70 @@ final class OlcBSTree extends OlcNodes implements LongIndex, InvariantCheckable 
         return OlcWriter.delete(this, key) != ABSENT_MARK;
     }
 
+    // ---- exact and conditional updates: each one step under the leaf's lock ---------------------
+
+    @Override
+    public boolean get(long key, long[] value) {
+        checkOut(value, "value");
+        long r = OlcReader.lookup(this, key);
+        if (r == ABSENT_MARK) {
+            return false;
+        }
+        value[0] = previous(r);
+        return true;
+    }
+
+    @Override
+    public boolean put(long key, long value, long[] previous) {
+        checkOut(previous, "previous");
+        return answer(OlcWriter.insert(this, key, value), previous);
+    }
+
+    @Override
+    public boolean remove(long key, long[] previous) {
+        checkOut(previous, "previous");
+        return answer(OlcWriter.delete(this, key), previous);
+    }
+
+    @Override
+    public boolean putIfAbsent(long key, long value, long[] present) {
+        checkOut(present, "present");
+        return answer(OlcWriter.write(this, key, value, OlcWriter.PUT_IF_ABSENT, 0), present);
+    }
+
+    @Override
+    public boolean replace(long key, long value, long[] previous) {
+        checkOut(previous, "previous");
+        return answer(OlcWriter.write(this, key, value, OlcWriter.REPLACE, 0), previous);
+    }
+
+    @Override
+    public boolean replace(long key, long expected, long value) {
+        return OlcWriter.write(this, key, value, OlcWriter.REPLACE_IF, expected) != ABSENT_MARK;
+    }
+
+    @Override
+    public boolean remove(long key, long expected) {
+        return OlcWriter.write(this, key, 0, OlcWriter.REMOVE_IF, expected) != ABSENT_MARK;
+    }
+
+    /** Whether a write found its key ({@code r} is not ABSENT_MARK), its value then into {@code out[0]}. */
+    private static boolean answer(long r, long[] out) {
+        if (r == ABSENT_MARK) {
+            return false;
+        }
+        out[0] = previous(r);
+        return true;
+    }
+
+    /** The out array's check, before anything changes (as the interface's defaults check it). */
+    private static void checkOut(long[] out, String name) {
+        Objects.requireNonNull(out, name);
+        if (out.length == 0) {
+            throw new IllegalArgumentException(name + " is empty: pass an array of at least one element");
+        }
+    }
+
     @Override
     public void clear() {
         // Key by key, each removal linearizable; not atomic as a whole (see the class comment).
@@ -131,7 +200,7 @@ final class OlcBSTree extends OlcNodes implements LongIndex, InvariantCheckable 
 
     private long nearKey(long key, boolean above, boolean inclusive, long absent) {
         Probe p = new Probe();
-        OlcReader.near(this, key, above, inclusive, p);
+        OlcNeighbours.near(this, key, above, inclusive, p);
         return p.found ? p.key : absent;
     }
 
@@ -158,7 +227,7 @@ final class OlcBSTree extends OlcNodes implements LongIndex, InvariantCheckable 
     @Override
     public long firstKey() {
         Probe p = new Probe();
-        OlcReader.near(this, Long.MIN_VALUE, true, true, p);
+        OlcNeighbours.near(this, Long.MIN_VALUE, true, true, p);
         if (!p.found) {
             throw new NoSuchElementException("firstKey() of an empty index");
         }
@@ -168,7 +237,7 @@ final class OlcBSTree extends OlcNodes implements LongIndex, InvariantCheckable 
     @Override
     public long lastKey() {
         Probe p = new Probe();
-        OlcReader.near(this, MAXKEY, false, true, p);
+        OlcNeighbours.near(this, MAXKEY, false, true, p);
         if (!p.found) {
             throw new NoSuchElementException("lastKey() of an empty index");
         }
@@ -197,8 +266,8 @@ final class OlcBSTree extends OlcNodes implements LongIndex, InvariantCheckable 
 
     @Override
     public long memoryBytes() {
-        return 64 + leafKeys.bytes() + leafVals.bytes() + leafHdr.bytes() + innerKeys.bytes() + innerKids.bytes()
-                + mirror.bytes()
+        return 64 + leafKeys.bytes() + leafVals.bytes() + leafHdr.bytes() + leafLinks.bytes() + innerKeys.bytes()
+                + innerKids.bytes() + mirror.bytes() + recycler.bytes()
                 + 16 + 8L * maxRecord.length + 64;
     }
 

@@ -165,11 +165,11 @@ final class OlcReader {
         for (;;) {
             try {
                 long rw = t.rootWord;
-                long at = lastInner(t, key, rw, null, false);
+                long at = lastInner(t, key, rw, false);
                 if (at == RESTART) {
                     continue;
                 }
-                int leaf = childOf(t, at, key, rw, null);
+                int leaf = childOf(t, at, key, rw);
                 long v = couple(t, at, leaf, rw, true);
                 if (v == RESTART) {
                     continue;
@@ -349,18 +349,13 @@ final class OlcReader {
      * version, then validates the node it came from, then moves on. Returns the last inner node's
      * position, {@link #ROOT} when the root is a leaf, or {@link #RESTART}.
      *
-     * <p>With {@code bounds}, also narrows the bounds of the key's leaf's range by the separators
-     * passed (the deepest ones are the tightest; {@link #childOf} adds the last level's). With
-     * {@code stopAtFull} (inserts, which split a full inner node when they pass it), returns as soon
-     * as the next node is a full inner node: the position above it, flagged {@link #FULL_NEXT}.
+     * <p>With {@code stopAtFull} (inserts, which split a full inner node when they pass it), returns
+     * as soon as the next node is a full inner node: the position above it, flagged
+     * {@link #FULL_NEXT}.
      */
-    static long lastInner(OlcNodes t, long key, long rw, Probe bounds, boolean stopAtFull) {
+    static long lastInner(OlcNodes t, long key, long rw, boolean stopAtFull) {
         int node = (int) rw;
         int h = (int) (rw >>> 32);
-        if (bounds != null) {
-            bounds.hasLow = false;
-            bounds.hasHigh = false;
-        }
         if (h == 0) {
             return ROOT;
         }
@@ -383,12 +378,7 @@ final class OlcReader {
             int co = blockOffset(node);
             // Start the child-id lines' loads with the keys' (see Prefetch).
             int tt = (cc[co] | cc[co + IB / 2]) & z;
-            long[] kc = ikd[chunk(node)];
-            int off = keyOffset(node);
-            int c = NodeSearch.succGT(kc, off, key);
-            if (bounds != null) {
-                bounds.narrow(kc, off, c);
-            }
+            int c = NodeSearch.succGT(ikd[chunk(node)], keyOffset(node), key);
             int child = cc[co + KID0 + c + tt];
             int[] xc = ibd[chunk(child)];
             int xo = blockOffset(child);
@@ -408,9 +398,9 @@ final class OlcReader {
     /**
      * The node after position {@code at} on {@code key}'s path (for {@link #ROOT}, the root of
      * {@code rw}), read without validation: {@link #couple} validates {@code at} after reading its
-     * version. With {@code bounds}, narrows them by {@code at}'s separators.
+     * version.
      */
-    static int childOf(OlcNodes t, long at, long key, long rw, Probe bounds) {
+    static int childOf(OlcNodes t, long at, long key, long rw) {
         int node = nodeOf(at);
         if (node == NONE) {
             return (int) rw;
@@ -418,12 +408,7 @@ final class OlcReader {
         int[] cc = t.innerKids.chunk(chunk(node));
         int co = blockOffset(node);
         int tt = (cc[co] | cc[co + IB / 2]) & Prefetch.zero();
-        long[] kc = t.innerKeys.chunk(chunk(node));
-        int off = keyOffset(node);
-        int c = NodeSearch.succGT(kc, off, key);
-        if (bounds != null) {
-            bounds.narrow(kc, off, c);
-        }
+        int c = NodeSearch.succGT(t.innerKeys.chunk(chunk(node)), keyOffset(node), key);
         return cc[co + KID0 + c + tt];
     }
 
@@ -451,152 +436,21 @@ final class OlcReader {
 
     /**
      * A read-only descent to the leaf whose range holds {@code key} (below MAXKEY): fills the probe's
-     * leaf, its version (read before its parent was validated) and its range's bounds. False: restart.
+     * leaf and its version (read before its parent was validated). False: restart.
      */
     static boolean descend(OlcNodes t, long key, Probe p) {
         long rw = t.rootWord;
-        long at = lastInner(t, key, rw, p, false);
+        long at = lastInner(t, key, rw, false);
         if (at == RESTART) {
             return false;
         }
-        int leaf = childOf(t, at, key, rw, p);
+        int leaf = childOf(t, at, key, rw);
         long v = couple(t, at, leaf, rw, true);
         if (v == RESTART) {
             return false;
         }
         p.leaf = leaf;
         p.version = v;
-        return true;
-    }
-
-    // ---- neighbours -----------------------------------------------------------------------------
-
-    /** Whether every (node, version) the probe saw is still at that version. */
-    static boolean allValid(OlcNodes t, Probe p) {
-        long[] seen = p.seen;
-        for (int j = 0; j < p.seenCount; j++) {
-            int node = (int) seen[2 * j];
-            long v = seen[2 * j + 1];
-            boolean ok = node == Probe.MAX_RECORD ? VersionLock.valid(t.maxRecord, VERSION, v) : t.leafValid(node, v);
-            if (!ok) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * The nearest key to {@code key}: the least above it ({@code above}) or the greatest below, the
-     * key itself included if {@code inclusive}. Sets {@code p.found}, {@code p.key}, {@code p.value}.
-     */
-    static void near(OlcNodes t, long key, boolean above, boolean inclusive, Probe p) {
-        int failures = 0;
-        for (;;) {
-            try {
-                if (above ? nearAbove(t, key, inclusive, p) : nearBelow(t, key, inclusive, p)) {
-                    return;
-                }
-            } catch (IndexOutOfBoundsException | NullPointerException e) {
-                failures = failedRead(e, failures);
-            }
-        }
-    }
-
-    private static boolean nearAbove(OlcNodes t, long key, boolean inclusive, Probe p) {
-        p.resetSeen();
-        p.found = false;
-        if (key == MAXKEY) {
-            return !inclusive || readMax(t, p);
-        }
-        long target = key;
-        boolean incl = inclusive;
-        for (;;) {
-            if (!descend(t, target, p)) {
-                return false;
-            }
-            int leaf = p.leaf;
-            int k = chunk(leaf);
-            int off = keyOffset(leaf);
-            long[] kc = t.leafKeys.chunk(k);
-            int s = incl ? NodeSearch.succGE(kc, off, target) : NodeSearch.succGT(kc, off, target);
-            int bits = bitsFrom((int) t.leafHdr.chunk(k)[leafHdrOffset(leaf) + META] & FULL, s);
-            p.see(leaf, p.version);
-            if (bits != 0) {
-                int slot = Integer.numberOfTrailingZeros(bits);
-                p.key = kc[off + slot];
-                p.value = t.leafVals.chunk(k)[off + slot];
-                p.found = true;
-                return allValid(t, p);
-            }
-            if (!p.hasHigh) {
-                return readMax(t, p);
-            }
-            // Nothing at or above target in this leaf: everything else lies at or above its bound.
-            target = p.high;
-            incl = true;
-        }
-    }
-
-    private static boolean nearBelow(OlcNodes t, long key, boolean inclusive, Probe p) {
-        p.resetSeen();
-        p.found = false;
-        if (key == MAXKEY && inclusive) {
-            if (!readMax(t, p)) {
-                return false;
-            }
-            if (p.found) {
-                return true;
-            }
-        }
-        // The leaves hold keys below MAXKEY only, and a descent for MAXKEY itself would follow
-        // the dead child of a gap (gaps hold MAXKEY): look for the greatest key <= MAXKEY - 1.
-        long target = key == MAXKEY ? MAXKEY - 1 : key;
-        boolean incl = inclusive || key == MAXKEY;
-        for (;;) {
-            if (!descend(t, target, p)) {
-                return false;
-            }
-            int leaf = p.leaf;
-            int k = chunk(leaf);
-            int off = keyOffset(leaf);
-            long[] kc = t.leafKeys.chunk(k);
-            int s = incl ? NodeSearch.succGT(kc, off, target) : NodeSearch.succGE(kc, off, target);
-            int bits = bitsBelow((int) t.leafHdr.chunk(k)[leafHdrOffset(leaf) + META] & FULL, s);
-            p.see(leaf, p.version);
-            if (bits != 0) {
-                int slot = highestBit(bits);
-                p.key = kc[off + slot];
-                p.value = t.leafVals.chunk(k)[off + slot];
-                p.found = true;
-                return allValid(t, p);
-            }
-            if (!p.hasLow) {
-                return allValid(t, p);
-            }
-            // Nothing at or below target here: the rest lies below this leaf's lower bound.
-            target = p.low - 1;
-            incl = true;
-        }
-    }
-
-    /** Reads the out-of-band record into the probe as the answer (if present) and validates all. */
-    private static boolean readMax(OlcNodes t, Probe p) {
-        long[] mr = t.maxRecord;
-        long v = VersionLock.read(mr, VERSION);
-        if (VersionLock.isLocked(v)) {
-            return false;
-        }
-        boolean present = mr[1] != 0;
-        long value = mr[2];
-        p.see(Probe.MAX_RECORD, v);
-        if (!allValid(t, p)) {
-            return false;
-        }
-        if (present) {
-            p.found = true;
-            p.key = MAXKEY;
-            p.value = value;
-        }
         return true;
     }
 
@@ -652,7 +506,7 @@ final class OlcReader {
                 if (!more || c.snapHigh > end) {
                     break;
                 }
-                more = c.loadCovering(c.snapHigh);
+                more = c.loadNext();
             }
         }
         if (hi == MAXKEY) {

@@ -97,6 +97,24 @@ final class OlcWriter {
 
     // ---- put and delete -------------------------------------------------------------------------
 
+    /*
+     * What a write does with the key's slot (an int, so that put and remove pass a constant and
+     * their paths fold it away). Modes from REPLACE on change only a key that is there; modes from
+     * REPLACE_IF on only one whose value is the expected one. Every mode answers ABSENT_MARK or the
+     * encoded value the key had; it changes nothing where it answers from a validated read.
+     */
+    /** Insert, or replace the value. */
+    static final int PUT = 0;
+    /** Insert only: a key that is there keeps its value, which is the answer. */
+    static final int PUT_IF_ABSENT = 1;
+    /** Replace the value of a key that is there; nothing else. */
+    static final int REPLACE = 2;
+    static final int REMOVE = 3;
+    /** Replace the value only if it is the expected one (the answer is ABSENT_MARK otherwise). */
+    static final int REPLACE_IF = 4;
+    /** Remove the key only if its value is the expected one. */
+    static final int REMOVE_IF = 5;
+
     /**
      * Puts; returns ABSENT_MARK if the key was new, else the encoded previous value. An update, or
      * an insert into a leaf with a free slot, first tries {@link #mirroredWrite}. An insert that
@@ -104,30 +122,36 @@ final class OlcWriter {
      * descent, which splits full inner nodes on its way down.
      */
     static long insert(OlcNodes t, long key, long value) {
-        if (key == MAXKEY) {
-            return putMax(t, value);
-        }
-        long r = mirroredWrite(t, key, value, false);
-        return r != FALLBACK_MARK ? r : coupledInsert(t, key, value);
+        return write(t, key, value, PUT, 0);
     }
 
     /** Removes; returns ABSENT_MARK if the key was not there, else the encoded previous value. */
     static long delete(OlcNodes t, long key) {
-        if (key == MAXKEY) {
-            return removeMax(t);
-        }
-        long r = mirroredWrite(t, key, 0, true);
-        return r != FALLBACK_MARK ? r : coupledDelete(t, key);
+        return write(t, key, 0, REMOVE, 0);
     }
 
     /**
-     * A put ({@code remove} false) or a delete through the leaf the mirror routes {@code key} to,
-     * trusted once its version and fences say it is the key's leaf, then locked from the version
-     * read, so that everything read before the lock is exact. Returns as {@link #insert} or
-     * {@link #delete} would, or {@link OlcNodes#FALLBACK_MARK} for an insert that must split a leaf or
-     * after {@link OlcNodes#FAST_TRIES} failed tries.
+     * A write in {@code mode} (see {@link #PUT}), one atomic step under the leaf's lock or answered
+     * from one validated read of the leaf. {@code expected} counts for REPLACE_IF and REMOVE_IF only.
      */
-    private static long mirroredWrite(OlcNodes t, long key, long value, boolean remove) {
+    static long write(OlcNodes t, long key, long value, int mode, long expected) {
+        if (key == MAXKEY) {
+            return writeMax(t, value, mode, expected);
+        }
+        long r = mirroredWrite(t, key, value, mode, expected);
+        if (r != FALLBACK_MARK) {
+            return r;
+        }
+        return mode <= PUT_IF_ABSENT ? coupledInsert(t, key, value, mode) : coupledChange(t, key, value, mode, expected);
+    }
+
+    /**
+     * A write through the leaf the mirror routes {@code key} to, trusted once its version and fences
+     * say it is the key's leaf, then locked from the version read, so that everything read before
+     * the lock is exact. Returns as {@link #write} would, or {@link OlcNodes#FALLBACK_MARK} for an
+     * insert that must split a leaf or after {@link OlcNodes#FAST_TRIES} failed tries.
+     */
+    private static long mirroredWrite(OlcNodes t, long key, long value, int mode, long expected) {
         for (int tries = FAST_TRIES; tries > 0; tries--) {
             try {
                 int leaf = OlcReader.routeLeaf(t, key);
@@ -143,14 +167,15 @@ final class OlcWriter {
                 int bm = (int) hc[ho + META];
                 boolean owns = hc[ho + LOW] <= key && key < hc[ho + HIGH];
                 if (owns && VersionLock.isReadable(v)) {
-                    if (remove && !found) {
+                    if (found ? mode != PUT && keeps(mode, vc[off + q - 1], expected) : mode >= REPLACE) {
+                        long old = found ? vc[off + q - 1] : 0;
                         if (VersionLock.valid(hc, ho + VERSION, v)) {
-                            return ABSENT_MARK;
+                            return unchanged(t, found, bm, mode, old, key);
                         }
-                    } else if (!remove && !found && bm == FULL) {
+                    } else if (!found && bm == FULL) {
                         return FALLBACK_MARK; // a split
                     } else if (VersionLock.tryLock(hc, ho + VERSION, v)) {
-                        return remove ? deleteLocked(t, kc, vc, hc, off, ho, q, bm)
+                        return mode == REMOVE || mode == REMOVE_IF ? deleteLocked(t, kc, vc, hc, off, ho, q, bm, key)
                                 : insertLocked(t, kc, vc, hc, off, ho, q, found, bm, key, value);
                     }
                 }
@@ -160,6 +185,27 @@ final class OlcWriter {
             Thread.onSpinWait();
         }
         return FALLBACK_MARK;
+    }
+
+    /** Whether a key that is there, with value {@code old}, stays as it is in {@code mode} (not PUT). */
+    private static boolean keeps(int mode, long old, long expected) {
+        return mode == PUT_IF_ABSENT || mode >= REPLACE_IF && old != expected;
+    }
+
+    /**
+     * The answer of a write that changed nothing, from a leaf read and validated: the value for a
+     * PUT_IF_ABSENT that found the key, else ABSENT_MARK. A validated empty leaf (a delete of a key
+     * that is not there) is handed to {@link OlcUnlinker#metEmpty}: an emptied leaf whose unlink
+     * was put off is reclaimed by whatever meets it.
+     */
+    private static long unchanged(OlcNodes t, boolean found, int bm, int mode, long old, long key) {
+        if (found) {
+            return mode == PUT_IF_ABSENT ? encodePrevious(old) : ABSENT_MARK;
+        }
+        if (bm == 0) {
+            OlcUnlinker.metEmpty(t, key);
+        }
+        return ABSENT_MARK;
     }
 
     /**
@@ -185,27 +231,39 @@ final class OlcWriter {
         return ABSENT_MARK;
     }
 
-    /** Clears slot {@code q - 1} of a leaf this thread locked at the version it read {@code q} and {@code bm} at; unlocks it. */
-    private static long deleteLocked(OlcNodes t, long[] kc, long[] vc, long[] hc, int off, int ho, int q, int bm) {
+    /**
+     * Clears slot {@code q - 1} of a leaf this thread locked at the version it read {@code q} and
+     * {@code bm} at; unlocks it. A leaf it empties is unlinked ({@link OlcUnlinker#emptied}) after
+     * the unlock: the delete has happened by then, whatever the unlink does.
+     */
+    private static long deleteLocked(OlcNodes t, long[] kc, long[] vc, long[] hc, int off, int ho, int q, int bm,
+            long key) {
         long previous = vc[off + q - 1];
         vc[off + q - 1] = 0;
-        hc[ho + META] = GapSlots.clearSlot(kc, off, bm, q - 1);
+        int left = GapSlots.clearSlot(kc, off, bm, q - 1);
+        hc[ho + META] = left;
         VersionLock.unlock(hc, ho + VERSION);
         t.size.decrement();
+        if (left == 0) {
+            OlcUnlinker.emptied(t, key);
+        }
         return encodePrevious(previous);
     }
 
-    /** {@link #insert} by optimistic lock coupling ({@link OlcReader#lastInner}), splitting as it must. */
-    private static long coupledInsert(OlcNodes t, long key, long value) {
+    /**
+     * A PUT or PUT_IF_ABSENT by optimistic lock coupling ({@link OlcReader#lastInner}), splitting as
+     * it must.
+     */
+    private static long coupledInsert(OlcNodes t, long key, long value, int mode) {
         int failures = 0;
         for (;;) {
             try {
                 long rw = t.rootWord;
-                long at = OlcReader.lastInner(t, key, rw, null, true);
+                long at = OlcReader.lastInner(t, key, rw, true);
                 if (at == RESTART) {
                     continue;
                 }
-                int node = OlcReader.childOf(t, at, key, rw, null);
+                int node = OlcReader.childOf(t, at, key, rw);
                 int parent = OlcReader.nodeOf(at);
                 long pv = OlcReader.versionOf(at);
                 if (OlcReader.fullNext(at)) {
@@ -231,6 +289,13 @@ final class OlcWriter {
                 int q = NodeSearch.succGT(kc, off, key);
                 boolean found = q != 0 && kc[off + q - 1] == key;
                 int bm = (int) hc[ho + META];
+                if (found && mode == PUT_IF_ABSENT) {
+                    long old = vc[off + q - 1];
+                    if (!VersionLock.valid(hc, ho + VERSION, v)) {
+                        continue;
+                    }
+                    return encodePrevious(old);
+                }
                 if (!VersionLock.tryLock(hc, ho + VERSION, v)) {
                     continue;
                 }
@@ -249,17 +314,20 @@ final class OlcWriter {
         }
     }
 
-    /** {@link #delete} by optimistic lock coupling ({@link OlcReader#lastInner}). */
-    private static long coupledDelete(OlcNodes t, long key) {
+    /**
+     * A write that changes only a key that is there (REPLACE, REMOVE, REPLACE_IF, REMOVE_IF) by
+     * optimistic lock coupling ({@link OlcReader#lastInner}); it never splits.
+     */
+    private static long coupledChange(OlcNodes t, long key, long value, int mode, long expected) {
         int failures = 0;
         for (;;) {
             try {
                 long rw = t.rootWord;
-                long at = OlcReader.lastInner(t, key, rw, null, false);
+                long at = OlcReader.lastInner(t, key, rw, false);
                 if (at == RESTART) {
                     continue;
                 }
-                int leaf = OlcReader.childOf(t, at, key, rw, null);
+                int leaf = OlcReader.childOf(t, at, key, rw);
                 long v = OlcReader.couple(t, at, leaf, rw, true);
                 if (v == RESTART) {
                     continue;
@@ -268,20 +336,23 @@ final class OlcWriter {
                 int off = keyOffset(leaf);
                 int ho = leafHdrOffset(leaf);
                 long[] kc = t.leafKeys.chunk(k);
+                long[] vc = t.leafVals.chunk(k);
                 long[] hc = t.leafHdr.chunk(k);
                 int q = NodeSearch.succGT(kc, off, key);
                 boolean found = q != 0 && kc[off + q - 1] == key;
                 int bm = (int) hc[ho + META];
-                if (!found) {
+                long old = found ? vc[off + q - 1] : 0;
+                if (!found || keeps(mode, old, expected)) {
                     if (!VersionLock.valid(hc, ho + VERSION, v)) {
                         continue;
                     }
-                    return ABSENT_MARK;
+                    return unchanged(t, found, bm, mode, old, key);
                 }
                 if (!VersionLock.tryLock(hc, ho + VERSION, v)) {
                     continue;
                 }
-                return deleteLocked(t, kc, t.leafVals.chunk(k), hc, off, ho, q, bm);
+                return mode == REMOVE || mode == REMOVE_IF ? deleteLocked(t, kc, vc, hc, off, ho, q, bm, key)
+                        : insertLocked(t, kc, vc, hc, off, ho, q, true, bm, key, value);
             } catch (IndexOutOfBoundsException | NullPointerException e) {
                 failures = failedRead(e, failures);
             }
@@ -314,6 +385,8 @@ final class OlcWriter {
                     int root = t.newInner(h + 1);
                     long sep = splitInner(t, node, right);
                     writeRoot(t, root, node, sep, right);
+                    t.publishInner(right);
+                    t.publishInner(root);
                     InnerMirror m = t.mirror;
                     mirrorNode(t, m, node);
                     mirrorNode(t, m, right);
@@ -341,6 +414,7 @@ final class OlcWriter {
                 try {
                     int right = t.newInner(h);
                     long sep = splitInner(t, node, right);
+                    t.publishInner(right);
                     insertSeparator(t, parent, sep, right);
                     InnerMirror m = t.mirror;
                     mirrorNode(t, m, right);
@@ -375,6 +449,7 @@ final class OlcWriter {
                     int root = t.newInner(1);
                     long sep = splitLeaf(t, leaf, q, key, value, right);
                     writeRoot(t, root, leaf, sep, right);
+                    t.publishInner(root);
                     mirrorNode(t, t.mirror, root);
                     t.rootWord = 1L << 32 | root;
                     return true;
@@ -417,10 +492,18 @@ final class OlcWriter {
         long[] hc = t.leafHdr.chunk(k);
         int ho = leafHdrOffset(leaf);
         t.setFences(right, sep, hc[ho + HIGH]);
+        // Into the chain: the next leaf's PREV is written under this leaf's lock (the leaf before
+        // it) and before the new leaf is published, so that nobody else can lock the new leaf yet.
+        int next = t.nextLeaf(leaf);
+        t.setLinks(right, next, leaf);
+        if (next != NONE) {
+            t.setPrev(next, right);
+        }
         // Readable before the separator links it: a reader that reaches it early acquires it whole.
         t.publishLeaf(right);
         writeLeaf(t, leaf, sk, sv, 0, left);
         hc[ho + HIGH] = sep;
+        t.setNext(leaf, right);
         return sep;
     }
 
@@ -496,7 +579,7 @@ final class OlcWriter {
      * mirror by a larger one if the section's new nodes might not fit. Blocks only while a mirror
      * is being copied, and the copier waits for no node lock, so holding node locks here is safe.
      */
-    private static long lockMirror(OlcNodes t) {
+    static long lockMirror(OlcNodes t) {
         if (t.innerCount.get() + 2 > t.mirror.capacity) {
             growMirror(t);
         }
@@ -508,7 +591,7 @@ final class OlcWriter {
      * mirror's end (each checked before the others allocated); their nodes were skipped, so the
      * mirror is copied now rather than at the next split, which may never come.
      */
-    private static void unlockMirror(OlcNodes t, long stamp) {
+    static void unlockMirror(OlcNodes t, long stamp) {
         t.mirrorLock.unlockRead(stamp);
         if (t.innerCount.get() > t.mirror.capacity) {
             growMirror(t);
@@ -545,7 +628,7 @@ final class OlcWriter {
      * linked, so the node does not change meanwhile. A node past the mirror's end is skipped: look-ups
      * that need it fall back to lock coupling until the next {@link #growMirror} copies it.
      */
-    private static void mirrorNode(OlcNodes t, InnerMirror m, int id) {
+    static void mirrorNode(OlcNodes t, InnerMirror m, int id) {
         int n = Pinned.denseOf(id);
         if (n >= m.capacity) {
             return;
@@ -573,33 +656,23 @@ final class OlcWriter {
         }
     }
 
-    private static long putMax(OlcNodes t, long value) {
+    /** {@link #write} for the out-of-band {@code Long.MAX_VALUE}, under its record's lock. */
+    private static long writeMax(OlcNodes t, long value, int mode, long expected) {
         long[] mr = t.maxRecord;
         lockMax(mr);
         boolean present = mr[1] != 0;
         long previous = mr[2];
-        mr[1] = 1;
-        mr[2] = value;
-        VersionLock.unlock(mr, VERSION);
-        if (present) {
-            return encodePrevious(previous);
+        boolean removing = mode == REMOVE || mode == REMOVE_IF;
+        boolean change = present ? mode != PUT_IF_ABSENT && (mode < REPLACE_IF || previous == expected)
+                : mode <= PUT_IF_ABSENT;
+        if (change) {
+            mr[1] = removing ? 0 : 1;
+            mr[2] = removing ? 0 : value;
         }
-        t.size.increment();
-        return ABSENT_MARK;
-    }
-
-    private static long removeMax(OlcNodes t) {
-        long[] mr = t.maxRecord;
-        lockMax(mr);
-        boolean present = mr[1] != 0;
-        long previous = mr[2];
-        mr[1] = 0;
-        mr[2] = 0;
         VersionLock.unlock(mr, VERSION);
-        if (!present) {
-            return ABSENT_MARK;
+        if (change && present == removing) {
+            t.size.add(removing ? -1 : 1);
         }
-        t.size.decrement();
-        return encodePrevious(previous);
+        return present && (change || mode == PUT_IF_ABSENT) ? encodePrevious(previous) : ABSENT_MARK;
     }
 }
