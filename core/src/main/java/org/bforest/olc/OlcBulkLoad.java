@@ -59,6 +59,7 @@ final class OlcBulkLoad {
             at = end;
         }
         t.size.add(n);
+        t.lastLeaf = ids[leaves - 1];
         int count = leaves;
         int h = 0;
         while (count > 1) {

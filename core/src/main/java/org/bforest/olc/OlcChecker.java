@@ -21,7 +21,7 @@ import java.util.BitSet;
  * put off (a deferred key of {@link NodeRecycler} lies in its range: it could not get its locks
  * under contention, and the next unlink or neighbour query that meets it retries); the chain
  * links the leaves in key order (each NEXT the next leaf, each PREV the one before, NONE at the
- * ends); every id on a free list is unreached, listed once and obsolete (locked for good, see
+ * ends), and the first and last leaf hints name the ends; every id on a free list is unreached, listed once and obsolete (locked for good, see
  * {@link VersionLock#retire}); and the ids reached plus the ids free are every id handed out.
  */
 final class OlcChecker {
@@ -64,6 +64,10 @@ final class OlcChecker {
 
     /** The chain links the leaves in the order the descent met them, NONE at both ends. */
     private void chain() {
+        if (t.firstLeaf != order[0] || t.lastLeaf != order[leafCount - 1]) {
+            fail("the first and last leaf hints are " + t.firstLeaf + " and " + t.lastLeaf + ", not " + order[0]
+                    + " and " + order[leafCount - 1]);
+        }
         for (int i = 0; i < leafCount; i++) {
             int leaf = order[i];
             int wantPrev = i == 0 ? OlcNodes.NONE : order[i - 1];

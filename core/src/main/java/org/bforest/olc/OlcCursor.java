@@ -44,14 +44,14 @@ final class OlcCursor extends Probe implements LongCursor {
     }
 
     /**
-     * Copies the leaf whose range holds {@code target}, validated; returns whether a leaf follows it
-     * ({@link #snapHasHigh}).
+     * Copies the leaf whose range holds {@code target} (found as {@link OlcNeighbours#start} finds
+     * it), validated; returns whether a leaf follows it ({@link #snapHasHigh}).
      */
     boolean loadCovering(long target) {
         int failures = 0;
         for (;;) {
             try {
-                if (OlcReader.descend(tree, target, this) && copy(leaf, version)) {
+                if (OlcNeighbours.start(tree, target, this) && copy(leaf, version)) {
                     return snapHasHigh;
                 }
                 Thread.onSpinWait();

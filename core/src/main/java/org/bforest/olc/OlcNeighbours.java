@@ -72,6 +72,33 @@ final class OlcNeighbours {
         }
     }
 
+    /**
+     * Finds the leaf whose range holds {@code target} (below MAXKEY) into the probe: first through
+     * the mirror, as a look-up does (for the first and the last key, from
+     * {@link OlcNodes#firstLeaf} and {@link OlcNodes#lastLeaf}), taken if its version is readable
+     * and its fences hold the target
+     * (the version is validated with the rest at the end, which makes the fences exact); else by the
+     * lock-coupled descent. False: restart.
+     */
+    static boolean start(OlcNodes t, long target, Probe p) {
+        try {
+            // The ends first from their hints (a queue's head or tail); their fences say if they are.
+            int leaf = target == Long.MIN_VALUE ? t.firstLeaf
+                    : target == MAXKEY - 1 ? t.lastLeaf : OlcReader.routeLeaf(t, target);
+            long[] hc = t.leafHdr.chunk(chunk(leaf));
+            int ho = leafHdrOffset(leaf);
+            long v = VersionLock.read(hc, ho + VERSION);
+            if (VersionLock.isReadable(v) && hc[ho + LOW] <= target && target < hc[ho + HIGH]) {
+                p.leaf = leaf;
+                p.version = v;
+                return true;
+            }
+        } catch (IndexOutOfBoundsException | NullPointerException e) {
+            // a stale mirror: descend instead
+        }
+        return OlcReader.descend(t, target, p);
+    }
+
     /** Whether every (node, version) the probe saw is still at that version. */
     static boolean allValid(OlcNodes t, Probe p) {
         long[] seen = p.seen;
@@ -92,7 +119,7 @@ final class OlcNeighbours {
         if (key == MAXKEY) {
             return !inclusive || readMax(t, p);
         }
-        if (!OlcReader.descend(t, key, p)) {
+        if (!start(t, key, p)) {
             return false;
         }
         int leaf = p.leaf;
@@ -109,14 +136,14 @@ final class OlcNeighbours {
             long high = hc[ho + HIGH];
             int s = incl ? NodeSearch.succGE(kc, off, target) : NodeSearch.succGT(kc, off, target);
             int bits = bitsFrom(bm, s);
-            p.see(leaf, v);
             if (bits != 0) {
                 int slot = Integer.numberOfTrailingZeros(bits);
                 p.key = kc[off + slot];
                 p.value = t.leafVals.chunk(k)[off + slot];
                 p.found = true;
-                return allValid(t, p);
+                return VersionLock.valid(hc, ho + VERSION, v) && allValid(t, p);
             }
+            p.see(leaf, v);
             p.noteEmpty(bm, target);
             if (high == MAXKEY) {
                 return readMax(t, p);
@@ -128,7 +155,7 @@ final class OlcNeighbours {
                 leaf = next;
                 v = nv;
             } else {
-                if (!OlcReader.descend(t, high, p)) {
+                if (!start(t, high, p)) {
                     return false;
                 }
                 leaf = p.leaf;
@@ -154,7 +181,7 @@ final class OlcNeighbours {
         // the dead child of a gap (gaps hold MAXKEY): look for the greatest key <= MAXKEY - 1.
         long target = key == MAXKEY ? MAXKEY - 1 : key;
         boolean incl = inclusive || key == MAXKEY;
-        if (!OlcReader.descend(t, target, p)) {
+        if (!start(t, target, p)) {
             return false;
         }
         int leaf = p.leaf;
@@ -169,14 +196,14 @@ final class OlcNeighbours {
             long low = hc[ho + LOW];
             int s = incl ? NodeSearch.succGT(kc, off, target) : NodeSearch.succGE(kc, off, target);
             int bits = bitsBelow(bm, s);
-            p.see(leaf, v);
             if (bits != 0) {
                 int slot = highestBit(bits);
                 p.key = kc[off + slot];
                 p.value = t.leafVals.chunk(k)[off + slot];
                 p.found = true;
-                return allValid(t, p);
+                return VersionLock.valid(hc, ho + VERSION, v) && allValid(t, p);
             }
+            p.see(leaf, v);
             p.noteEmpty(bm, target);
             if (low == Long.MIN_VALUE) {
                 return allValid(t, p);
@@ -188,7 +215,7 @@ final class OlcNeighbours {
                 leaf = prev;
                 v = pv;
             } else {
-                if (!OlcReader.descend(t, low - 1, p)) {
+                if (!start(t, low - 1, p)) {
                     return false;
                 }
                 leaf = p.leaf;
@@ -243,7 +270,7 @@ final class OlcNeighbours {
         long target = key == MAXKEY ? MAXKEY - 1 : key;
         boolean incl = inclusive || key == MAXKEY;
         try {
-            if (!OlcReader.descend(t, target, p) || !lockLeaf(t, p.leaf, p.version, p)) {
+            if (!start(t, target, p) || !lockLeaf(t, p.leaf, p.version, p)) {
                 return false;
             }
             int leaf = p.leaf;

@@ -98,6 +98,15 @@ abstract sealed class OlcNodes permits OlcBSTree {
     final AtomicInteger leafCount = new AtomicInteger();
     /** Inner node ids handed out so far, as {@link #leafCount}. */
     final AtomicInteger innerCount = new AtomicInteger();
+    /**
+     * The first and the last leaf in key order: hints for {@code firstKey()} and {@code lastKey()},
+     * which take the leaf only if its LOW fence is {@code Long.MIN_VALUE} (its HIGH MAXKEY) at a
+     * version they validate, so that a queue's head costs no descent. Written, plain, only under
+     * the lock of the leaf that stops being first (last): a split of the last leaf, an unlink of
+     * the first or the last.
+     */
+    int firstLeaf;
+    int lastLeaf;
     /** Freed node ids and the unlinks put off (see {@link NodeRecycler}). */
     final NodeRecycler recycler = new NodeRecycler();
     /** {@code height << 32 | root}; the root is a leaf id when the height is 0. */
@@ -121,6 +130,8 @@ abstract sealed class OlcNodes permits OlcBSTree {
         setFences(leaf, Long.MIN_VALUE, MAXKEY);
         setLinks(leaf, NONE, NONE);
         publishLeaf(leaf);
+        firstLeaf = leaf;
+        lastLeaf = leaf;
         rootWord = leaf;
     }
 

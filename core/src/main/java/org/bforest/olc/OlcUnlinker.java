@@ -239,12 +239,16 @@ final class OlcUnlinker {
                 t.setNext(prev, next);
                 if (next != NONE) {
                     t.setPrev(next, prev); // under the lock of the leaf before it: this one
+                } else {
+                    t.lastLeaf = prev;
                 }
             } else {
                 t.leafHdr.chunk(chunk(next))[leafHdrOffset(next) + LOW] = low;
                 t.setPrev(next, prev);
                 if (prev != NONE) {
                     t.setNext(prev, next);
+                } else {
+                    t.firstLeaf = next;
                 }
             }
             OlcWriter.mirrorNode(t, t.mirror, top);

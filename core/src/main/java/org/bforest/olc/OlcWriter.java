@@ -498,6 +498,8 @@ final class OlcWriter {
         t.setLinks(right, next, leaf);
         if (next != NONE) {
             t.setPrev(next, right);
+        } else {
+            t.lastLeaf = right;
         }
         // Readable before the separator links it: a reader that reaches it early acquires it whole.
         t.publishLeaf(right);
