@@ -58,7 +58,7 @@ final class OlcNeighbours {
         for (int tries = 0;; tries++) {
             p.emptySeen = false;
             try {
-                if (tries >= OPTIMISTIC_TRIES ? locked(t, key, above, inclusive, p)
+                if (tries >= OPTIMISTIC_TRIES ? nearLocked(t, key, above, inclusive, p)
                         : above ? nearAbove(t, key, inclusive, p) : nearBelow(t, key, inclusive, p)) {
                     break;
                 }
@@ -255,7 +255,7 @@ final class OlcNeighbours {
      * them; {@code Long.MAX_VALUE}'s record is read (and validated) while they are held. Releases
      * every lock before it returns; false: a lock could not be taken, start again.
      */
-    private static boolean locked(OlcNodes t, long key, boolean above, boolean inclusive, Probe p) {
+    static boolean nearLocked(OlcNodes t, long key, boolean above, boolean inclusive, Probe p) {
         p.resetSeen();
         p.found = false;
         if (above && key == MAXKEY) {

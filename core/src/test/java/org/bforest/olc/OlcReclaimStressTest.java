@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
  * Deletes that give memory back, under threads: queues drained by several threads at once
  * ({@code firstKey()} then the exact {@code remove(key, previous)}: each key taken exactly once,
  * with its value), a queue fed by one thread and drained by two, and windows slid by two threads
- * at once while a third walks the tree (neighbours, first and last key, cursors both ways). After
+ * at once while a third walks the tree (neighbours, first and last key, cursors both ways), and
+ * neighbour queries that cross from one leaf to the next while a writer moves their answer
+ * between the two leaves (an answer that mixes two instants shows). After
  * each: the checker (the chain, fences, free lists, mirror, no empty leaf but those whose unlink
  * was put off), the exact contents, and bounded storage. {@code -Dbforest.soak=true} runs ten times
  * the keys.
@@ -226,5 +228,53 @@ class OlcReclaimStressTest {
         assertEquals(2L * (slide - window), t.firstKey());
         assertTrue(t.leafCount.get() < 2_000, "leaf ids handed out: " + t.leafCount.get());
         assertTrue(t.memoryBytes() < 2 << 20, "memoryBytes " + t.memoryBytes());
+    }
+
+    /**
+     * A ceiling that crosses from leaf A to leaf B, and a floor that crosses from D to C, while a
+     * writer cycles: put a key into the crossed leaf where the query would find it, remove the
+     * answer from the other leaf, put it back, remove the first key. At every instant one of the
+     * two keys is there and is the answer; a walk that read the first leaf before the put and the
+     * second after the remove (and did not validate the first again at the end) answers a third
+     * key, which never was the answer.
+     */
+    @Test
+    void neighbourAnswersAcrossTwoLeavesHoldAtOneInstant() throws Exception {
+        long[] keys = new long[48];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = 10L * i; // four leaves: A 0..110, B 120..230, C 240..350, D 360..470
+        }
+        OlcBSTree t = (OlcBSTree) OlcTrees.bulkLoad(keys, null);
+        t.delete(360); // so that floor(365) crosses from D to C
+        int rounds = 300_000 * SCALE;
+        AtomicBoolean done = new AtomicBoolean();
+        List<Body> bodies = new ArrayList<>();
+        bodies.add(() -> {
+            try {
+                for (int i = 0; i < rounds; i++) {
+                    t.put(116, 1); // ceiling(115): 120 in B, or 116 in A
+                    t.put(364, 1); // floor(365): 350 in C, or 364 in D
+                    t.delete(120);
+                    t.delete(350);
+                    t.put(120, 1);
+                    t.put(350, 1);
+                    t.delete(116);
+                    t.delete(364);
+                }
+            } finally {
+                done.set(true);
+            }
+        });
+        bodies.add(() -> {
+            while (!done.get()) {
+                long c = t.ceilingKey(115, -1);
+                check(c == 116 || c == 120, "ceilingKey(115) = " + c + ": 116 and 120 were never both missing");
+                long f = t.floorKey(365, -1);
+                check(f == 350 || f == 364, "floorKey(365) = " + f + ": 350 and 364 were never both missing");
+            }
+        });
+        runAll(bodies);
+        t.checkInvariants();
+        assertEquals(47, t.size());
     }
 }

@@ -261,4 +261,60 @@ class OlcReclaimTest {
         assertThrows(IllegalArgumentException.class, () -> t.putIfAbsent(1, 2, new long[0]));
         assertFalse(t.containsKey(1), "a rejected putIfAbsent changed nothing");
     }
+
+    /**
+     * The neighbour walk under locks (the fallback after repeated restarts), called directly: every
+     * answer as a model's, across leaves emptied by deletes and with {@code Long.MAX_VALUE} in and
+     * out, and every lock released (the checker finds every node unlocked).
+     */
+    @Test
+    void theWalkUnderLocksAnswersAsTheModel() {
+        SplittableRandom r = new SplittableRandom(SEED);
+        OlcBSTree t = new OlcBSTree();
+        TreeMap<Long, Long> m = new TreeMap<>();
+        Probe p = new Probe();
+        for (int round = 0; round < 40; round++) {
+            for (int i = 0; i < 2_000; i++) {
+                long k = r.nextLong(-100_000, 100_000);
+                if (r.nextInt(3) == 0) {
+                    t.delete(k);
+                    m.remove(k);
+                } else {
+                    t.put(k, i);
+                    m.put(k, (long) i);
+                }
+            }
+            if (round % 2 == 0) {
+                t.put(Long.MAX_VALUE, round);
+                m.put(Long.MAX_VALUE, (long) round);
+            } else {
+                t.delete(Long.MAX_VALUE);
+                m.remove(Long.MAX_VALUE);
+            }
+            // Empty a stretch, so that walks cross where leaves were.
+            long from = r.nextLong(-100_000, 90_000);
+            for (Long k = m.ceilingKey(from); k != null && k < from + 10_000; k = m.higherKey(k)) {
+                t.delete(k);
+            }
+            m.subMap(from, from + 10_000).clear();
+            for (int q = 0; q < 300; q++) {
+                long key = q < 4 ? new long[] {Long.MIN_VALUE, Long.MAX_VALUE, from, from + 5_000}[q]
+                        : r.nextLong(-110_000, 110_000);
+                for (int kind = 0; kind < 4; kind++) {
+                    boolean above = kind < 2;
+                    boolean inclusive = kind % 2 == 0;
+                    assertTrue(OlcNeighbours.nearLocked(t, key, above, inclusive, p), "no lock can fail on one thread");
+                    Long want = above ? inclusive ? m.ceilingKey(key) : m.higherKey(key)
+                            : inclusive ? m.floorKey(key) : m.lowerKey(key);
+                    String what = (above ? "above " : "below ") + key + (inclusive ? " inclusive" : "");
+                    assertEquals(want != null, p.found, what);
+                    if (want != null) {
+                        assertEquals(want, p.key, what);
+                        assertEquals(m.get(want), p.value, what);
+                    }
+                }
+            }
+            t.checkInvariants();
+        }
+    }
 }
