@@ -489,9 +489,12 @@ final class OlcReader {
             OlcCursor c = new OlcCursor(t);
             long end = hi == MAXKEY ? MAXKEY - 1 : hi; // leaves hold keys below MAXKEY only
             boolean more = c.loadCovering(lo);
+            long at = lo;
             while (true) {
-                // Slots of the snapshot with keys in [lo, end].
-                int bits = c.slotsBetween(lo, end);
+                // Slots of the snapshot with keys in [at, end]. Past the first leaf, at is the
+                // last copy's HIGH: the next copy may reach below it (its range took over an emptied
+                // leaf's since), and a key put back there must not be visited twice.
+                int bits = c.slotsBetween(at, end);
                 if (visitor == null) {
                     n += Integer.bitCount(bits);
                 } else {
@@ -506,6 +509,7 @@ final class OlcReader {
                 if (!more || c.snapHigh > end) {
                     break;
                 }
+                at = c.snapHigh;
                 more = c.loadNext();
             }
         }
