@@ -45,13 +45,14 @@ import org.bforest.spi.InvariantCheckable;
  *
  * <p>{@code get}, {@code put}, {@code remove}, {@code containsKey}, the exact and conditional
  * updates ({@code putIfAbsent}, {@code replace}, {@code remove(key, expected)}, each one step under
- * the leaf's lock or one validated read) and the neighbour queries are linearizable: a neighbour query that crosses leaves validates every leaf it read at the end, so
- * its answer held at one instant. Cursors, {@code rangeCount}, {@code rangeVisit} and
- * {@code forEach} are weakly consistent, as {@code ConcurrentSkipListMap}'s iterators: each leaf
- * is read at one instant, a key present for the whole walk is seen exactly once, a key added or
- * removed meanwhile may or may not be; they never throw {@code ConcurrentModificationException}.
- * {@code size()} is exact when no update is running and an estimate while one is.
- * {@code clear()} removes the keys one by one (not atomic, as {@code ConcurrentSkipListMap}'s).
+ * the leaf's lock or one validated read) and the neighbour queries are linearizable: a neighbour
+ * query that crosses leaves validates every leaf it read at the end, so its answer held at one
+ * instant. Cursors, {@code rangeCount}, {@code rangeVisit} and {@code forEach} are weakly
+ * consistent, as {@code ConcurrentSkipListMap}'s iterators: each leaf is read at one instant, a key
+ * present for the whole walk is seen exactly once, a key added or removed meanwhile may or may not
+ * be; they never throw {@code ConcurrentModificationException}. {@code size()} is exact when no
+ * update is running and an estimate while one is. {@code clear()} removes the keys one by one (not
+ * atomic, as {@code ConcurrentSkipListMap}'s).
  */
 final class OlcBSTree extends OlcNodes implements LongIndex, InvariantCheckable {
     private volatile long defaultReturnValue;

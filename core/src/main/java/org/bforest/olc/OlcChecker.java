@@ -17,12 +17,13 @@ import java.util.BitSet;
  * up to the size; the mirror holds every inner node exactly.
  *
  * <p>And what deletes keep: an inner root has two children or more (a root left with one is
- * replaced by it); no leaf reached is empty except a lone root leaf, or a leaf whose unlink was
- * put off (a deferred key of {@link NodeRecycler} lies in its range: it could not get its locks
- * under contention, and the next unlink or neighbour query that meets it retries); the chain
- * links the leaves in key order (each NEXT the next leaf, each PREV the one before, NONE at the
- * ends), and the first and last leaf hints name the ends; every id on a free list is unreached, listed once and obsolete (locked for good, see
- * {@link VersionLock#retire}); and the ids reached plus the ids free are every id handed out.
+ * replaced by it); no leaf reached is empty except a lone root leaf, or a leaf whose unlink was put
+ * off (a deferred key of {@link NodeRecycler} lies in its range: it could not get its locks under
+ * contention, and the next unlink or neighbour query that meets it retries); the chain links the
+ * leaves in key order (each NEXT the next leaf, each PREV the one before, NONE at the ends), and
+ * the first and last leaf hints name the ends; every id on a free list is unreached, listed once
+ * and obsolete (locked for good, see {@link VersionLock#retire}); and the ids reached plus the ids
+ * free are every id handed out.
  */
 final class OlcChecker {
     private final OlcNodes t;

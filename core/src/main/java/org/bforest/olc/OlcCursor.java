@@ -152,7 +152,7 @@ final class OlcCursor extends Probe implements LongCursor {
         return scanUp(target, incl);
     }
 
-    /** From the copy (whose range holds {@code target}) up through the chain, to the first key at or above {@code target}. */
+    /** From the copy (whose range holds {@code target}) up the chain to the first key at or above it. */
     private boolean scanUp(long target, boolean incl) {
         for (;;) {
             int s = incl ? NodeSearch.succGE(keys, 0, target) : NodeSearch.succGT(keys, 0, target);

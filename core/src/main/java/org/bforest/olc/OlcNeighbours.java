@@ -281,9 +281,11 @@ final class OlcNeighbours {
                 int bm = t.leafBits(leaf) & FULL;
                 int bits;
                 if (above) {
-                    bits = bitsFrom(bm, incl ? NodeSearch.succGE(kc, off, target) : NodeSearch.succGT(kc, off, target));
+                    int s = incl ? NodeSearch.succGE(kc, off, target) : NodeSearch.succGT(kc, off, target);
+                    bits = bitsFrom(bm, s);
                 } else {
-                    bits = bitsBelow(bm, incl ? NodeSearch.succGT(kc, off, target) : NodeSearch.succGE(kc, off, target));
+                    int s = incl ? NodeSearch.succGT(kc, off, target) : NodeSearch.succGE(kc, off, target);
+                    bits = bitsBelow(bm, s);
                 }
                 if (bits != 0) {
                     int slot = above ? Integer.numberOfTrailingZeros(bits) : highestBit(bits);

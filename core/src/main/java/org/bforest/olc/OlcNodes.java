@@ -70,7 +70,7 @@ abstract sealed class OlcNodes permits OlcBSTree {
     static final int META = 1;
     static final int LOW = 2;
     static final int HIGH = 3;
-    /** Ints per leaf in {@link #leafLinks}: the next leaf in key order, the previous one ({@link #NONE} at the ends). */
+    /** Ints per leaf in {@link #leafLinks}: the next leaf in key order, the previous one (NONE at the ends). */
     static final int LL = 2;
     static final int NEXT = 0;
     static final int PREV = 1;

@@ -3,9 +3,6 @@ package org.bforest.olc;
 import static org.bforest.kernel.GapSlots.FULL;
 import static org.bforest.kernel.GapSlots.MAXKEY;
 import static org.bforest.kernel.GapSlots.N;
-import static org.bforest.kernel.GapSlots.bitsBelow;
-import static org.bforest.kernel.GapSlots.bitsFrom;
-import static org.bforest.kernel.GapSlots.highestBit;
 import static org.bforest.olc.OlcNodes.ABSENT_MARK;
 import static org.bforest.olc.OlcNodes.FAST_TRIES;
 import static org.bforest.olc.OlcNodes.HIGH;
@@ -14,7 +11,6 @@ import static org.bforest.olc.OlcNodes.IM;
 import static org.bforest.olc.OlcNodes.IV;
 import static org.bforest.olc.OlcNodes.KID0;
 import static org.bforest.olc.OlcNodes.LOW;
-import static org.bforest.olc.OlcNodes.META;
 import static org.bforest.olc.OlcNodes.NONE;
 import static org.bforest.olc.OlcNodes.VERSION;
 import static org.bforest.olc.OlcNodes.blockOffset;
@@ -33,9 +29,9 @@ import org.bforest.util.Bounds;
 
 /**
  * The read side of the concurrent BS-tree: look-ups ({@code get}, {@code containsKey},
- * {@code getAll}), the lock-coupled descent (written once here, for the readers and the writers),
- * the neighbour queries and the range walk. Static methods handed the tree (see {@link OlcNodes}
- * for why), so that the hot look-up is the code it was, in a final class.
+ * {@code getAll}), the lock-coupled descent (written once here, for the readers and the writers)
+ * and the range walk; the neighbour queries are {@link OlcNeighbours}'. Static methods handed the
+ * tree (see {@link OlcNodes} for why), so that the hot look-up is the code it was, in a final class.
  *
  * <h2>Why the reads are safe without locks</h2>
  * <ol>
@@ -56,9 +52,12 @@ import org.bforest.util.Bounds;
  *     the same locked section. So a leaf reached any way at all, by a torn or stale path, answers
  *     exactly when its version validates and the key lies within its fences. That is what lets
  *     {@link #lookup} descend the mirror with no version reads.</li>
- * <li><b>Nothing is freed.</b> Nodes are never merged, freed or reused, and their chunks never
- *     move ({@link Pinned}): an id read from a stale node still names the node it named, so no
- *     reader can land in a reused node, and a stale directory shows as an index exception.</li>
+ * <li><b>Freed nodes are type-stable.</b> Emptied leaves and childless inner nodes are unlinked
+ *     and their ids reused ({@link OlcUnlinker}), but chunks never move or go ({@link Pinned}), a
+ *     freed node stays locked until it is reused, and a node's version only grows through all its
+ *     lives: a reader that holds a stale id reads a node of the kind it expects, restarts on its
+ *     locked word, or fails to validate what it read in an earlier life ({@link NodeRecycler}
+ *     argues it for every read path). A stale directory shows as an index exception.</li>
  * <li><b>Publication by release store.</b> A leaf created by a split becomes readable only through
  *     {@link OlcNodes#publishLeaf}'s release store of its first version, made after its keys,
  *     values and fences; a reader that acquires version 0 does not use it
@@ -73,10 +72,11 @@ import org.bforest.util.Bounds;
  * <li><b>The mirror is a hint.</b> {@link InnerMirror} is read with no validation at all; a stale,
  *     torn or unwritten route costs a try (3.), and after {@link OlcNodes#FAST_TRIES} the look-up
  *     takes the lock-coupled descent (2.), which cannot be sent astray.</li>
- * <li><b>Answers that span leaves.</b> A neighbour query records every (leaf, version) it read, and
- *     the {@code Long.MAX_VALUE} record's, and validates them all at the end ({@link #allValid}):
- *     its answer held at one instant (linearizable). The cursor and the range walk validate each
- *     leaf alone: weakly consistent.</li>
+ * <li><b>Answers that span leaves.</b> A neighbour query ({@link OlcNeighbours}) records every
+ *     (leaf, version) it read, and the {@code Long.MAX_VALUE} record's, and validates them all at
+ *     the end: its answer held at one instant (linearizable). The cursor and the range walk
+ *     validate each leaf alone: weakly consistent. Both move from leaf to leaf along the chain,
+ *     whose links are hints checked against the fences.</li>
  * </ol>
  */
 final class OlcReader {

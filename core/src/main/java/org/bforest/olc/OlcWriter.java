@@ -30,12 +30,13 @@ import org.bforest.kernel.NodeSearch;
 import org.bforest.spi.PackedLeaves;
 
 /**
- * The write side of the concurrent BS-tree: put and delete (through the mirror, or by lock
- * coupling), leaf and inner splits, the out-of-band {@code Long.MAX_VALUE}, and the upkeep of the
- * inner levels' mirror. Static methods handed the tree (see {@link OlcNodes} for why);
- * {@link #mirroredWrite}, the hot path of put and remove, is the code it was, in a final class. The
- * node writers ({@link #writeLeaf}, {@link #writeInner}) and {@link #copyMirror} also serve
- * {@link OlcBulkLoad}.
+ * The write side of the concurrent BS-tree: put and delete and the conditional writes (through the
+ * mirror, or by lock coupling; one mode argument, see {@link #PUT}), leaf and inner splits, the
+ * out-of-band {@code Long.MAX_VALUE}, and the upkeep of the inner levels' mirror. A leaf that a
+ * delete empties is handed to {@link OlcUnlinker}, whose locking follows the rules below. Static
+ * methods handed the tree (see {@link OlcNodes} for why); {@link #mirroredWrite}, the hot path of
+ * put and remove, is the code it was, in a final class. The node writers ({@link #writeLeaf},
+ * {@link #writeInner}) and {@link #copyMirror} also serve {@link OlcBulkLoad}.
  *
  * <h2>Why the locking is deadlock-free</h2>
  * <ol>
@@ -47,13 +48,17 @@ import org.bforest.spi.PackedLeaves;
  *     form no cycle of waiting, whatever the order they are taken in; the orders are: a leaf alone
  *     (an update, an insert with room, a delete); an inner node's parent, then the node
  *     ({@link #splitFullInner}, top-down); a leaf, then its parent ({@link #splitFullLeaf}: the
- *     leaf is locked when the insert finds it full).</li>
+ *     leaf is locked when the insert finds it full); an unlink's inner nodes top-down, the emptied
+ *     leaf, the leaf before it, the leaf after it ({@link OlcUnlinker}); a root alone (its
+ *     replacement by its only child); the leaves of a neighbour walk in walk order
+ *     ({@link OlcNeighbours}, after repeated restarts).</li>
  * <li><b>The mirror's lock ends every wait.</b> The one lock a writer waits for is the mirror's
  *     {@code StampedLock}. Its read lock is held by each section that changes inner nodes, maybe
  *     with a leaf already locked ({@link #splitFullLeaf}); its write lock only by
  *     {@link #growMirror}, which holds no node lock and copies the nodes without locking them. No
  *     holder waits for anything while it holds it: a read section only try-locks, allocates
- *     (the storage's monitor is held only to add a chunk), writes and unlocks; the copy only reads.
+ *     (the storage's monitor is held only to add a chunk, the free lists' only to push or pop an
+ *     id), writes and unlocks; the copy only reads.
  *     {@link #lockMirror} grows the mirror before it takes the read lock and {@link #unlockMirror}
  *     after it released it, so no thread waits for the write lock while it holds the read lock.</li>
  * <li>The {@code Long.MAX_VALUE} record's lock is waited for ({@link #lockMax} spins), but its
@@ -79,16 +84,22 @@ import org.bforest.spi.PackedLeaves;
  *
  * <h2>What the readers rely on</h2>
  * <ol start="7">
- * <li>A leaf split fills the new right leaf (keys, values, fences) and publishes it with a release
- *     store before the separator links it, and narrows the left leaf's HIGH fence in the locked
- *     section that moves the keys out: at every version, a leaf holds exactly the keys within its
- *     fences. A new inner node is filled before its parent's unlock or the root word's volatile
- *     store links it. Nodes are never merged or freed: an emptied leaf stays in the tree and
- *     takes later inserts into its key range.</li>
+ * <li>A leaf split fills the new right leaf (keys, values, fences, its chain links, and the PREV of
+ *     the leaf after it) and publishes it with a release store before the separator links it, and
+ *     narrows the left leaf's HIGH fence in the locked section that moves the keys out: at every
+ *     version, a leaf holds exactly the keys within its fences. A new inner node (fresh or reused)
+ *     is filled and {@link OlcNodes#publishInner}ed before its parent's unlock or the root word's
+ *     volatile store links it. An unlink hands an emptied leaf's range to a neighbour in one
+ *     locked section ({@link OlcUnlinker}); freed nodes stay locked until reused
+ *     ({@link NodeRecycler}).</li>
  * <li>Inserts split a full inner node when they pass it (Leis et al.'s eager split), so the parent
- *     of a leaf always has a free slot; a full leaf then splits and hands its separator to the
- *     parent at once, without a restart: the BS-tree paper's relaxation of OLC for gapped nodes.
- *     Deletes clear their slot (the paper's Algorithm 5).</li>
+ *     of a leaf always has a free slot (unlinks only take separators out); a full leaf then splits
+ *     and hands its separator to the parent at once, without a restart: the BS-tree paper's
+ *     relaxation of OLC for gapped nodes. Deletes clear their slot (the paper's Algorithm 5).</li>
+ * <li>A conditional write that changes nothing (a key absent, a value not the expected one, a
+ *     PUT_IF_ABSENT of a key there) answers from a read of the leaf it validates; one that changes
+ *     locks the leaf from the version it read, so the comparison it made is exact: each is one
+ *     atomic step.</li>
  * </ol>
  */
 final class OlcWriter {
@@ -142,7 +153,8 @@ final class OlcWriter {
         if (r != FALLBACK_MARK) {
             return r;
         }
-        return mode <= PUT_IF_ABSENT ? coupledInsert(t, key, value, mode) : coupledChange(t, key, value, mode, expected);
+        return mode <= PUT_IF_ABSENT ? coupledInsert(t, key, value, mode)
+                : coupledChange(t, key, value, mode, expected);
     }
 
     /**

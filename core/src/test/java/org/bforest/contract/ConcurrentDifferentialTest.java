@@ -368,7 +368,8 @@ class ConcurrentDifferentialTest {
                 for (int round = 0; round < rounds; round++) {
                     int b = r.nextInt(blocks / THREADS) * THREADS + me;
                     long low = blockKey(b, 0, block);
-                    String at = impl.name() + " seed " + seed + ", thread " + me + ", round " + round + ", block " + b + ": ";
+                    String at = impl.name() + " seed " + seed + ", thread " + me + ", round " + round + ", block " + b
+                            + ": ";
                     // Fill: new keys through putIfAbsent (a key there keeps its value), some replaced.
                     for (int j = 0; j < block; j++) {
                         long k = blockKey(b, j, block);
@@ -376,7 +377,8 @@ class ConcurrentDifferentialTest {
                         Long had = model.putIfAbsent(k, v);
                         out[0] = 4242;
                         check(index.putIfAbsent(k, v, out) == (had != null), at + "putIfAbsent(" + k + ")");
-                        check(had == null ? out[0] == 4242 : out[0] == had, at + "putIfAbsent(" + k + ") handed " + out[0]);
+                        check(had == null ? out[0] == 4242 : out[0] == had,
+                                at + "putIfAbsent(" + k + ") handed " + out[0]);
                         if (r.nextInt(4) == 0) {
                             long w = valueOf(k, me, round + 1);
                             check(index.replace(k, model.get(k), w), at + "replace(" + k + ", its value, ...)");
@@ -384,7 +386,8 @@ class ConcurrentDifferentialTest {
                             model.put(k, w);
                         }
                     }
-                    check(index.ceilingKey(low, 1) == model.ceilingKey(low), at + "ceilingKey(" + low + ") of a full block");
+                    check(index.ceilingKey(low, 1) == model.ceilingKey(low),
+                            at + "ceilingKey(" + low + ") of a full block");
                     // Empty: oldest first, as a queue, each through a conditional or an exact remove.
                     while (true) {
                         Long first = model.ceilingKey(low);
@@ -392,18 +395,21 @@ class ConcurrentDifferentialTest {
                             break;
                         }
                         long got = index.ceilingKey(low, 1);
-                        check(got == first, at + "ceilingKey(" + low + ") = " + got + ", the block's first is " + first);
+                        check(got == first,
+                                at + "ceilingKey(" + low + ") = " + got + ", the block's first is " + first);
                         long v = model.remove(first);
                         if (r.nextBoolean()) {
                             check(!index.remove(first, v ^ 1), at + "remove(" + first + ", a value it does not hold)");
                             check(index.remove(first, v), at + "remove(" + first + ", its value)");
                         } else {
-                            check(index.remove(first, out) && out[0] == v, at + "remove(" + first + ") handed " + out[0]);
+                            check(index.remove(first, out) && out[0] == v,
+                                    at + "remove(" + first + ") handed " + out[0]);
                         }
                         check(!index.containsKey(first), at + first + " still there");
                     }
                     long after = index.ceilingKey(low, 1);
-                    check(after == 1 || after >= blockKey(b + 1, 0, block), at + "the emptied block still holds " + after);
+                    check(after == 1 || after >= blockKey(b + 1, 0, block),
+                            at + "the emptied block still holds " + after);
                     // Leave a few keys behind now and then, so the index does not stay empty.
                     for (int j = 0; j < block; j += 1 + r.nextInt(block)) {
                         long k = blockKey(b, j, block);

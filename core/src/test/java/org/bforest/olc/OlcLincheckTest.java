@@ -12,10 +12,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Lincheck on the concurrent BS-tree: concurrent scenarios of put, get, remove, putIfAbsent, the
- * value-conditional replace, ceiling, floor and rangeCount, checked for linearizability against a {@code TreeMap} run sequentially, in both
- * of Lincheck's modes. Model checking explores the thread interleavings of small scenarios under
- * sequential consistency (it would pass a reader that skips validation); stress runs them on real
- * threads, where the Java memory model applies.
+ * value-conditional replace, ceiling, floor and rangeCount, checked for linearizability against a
+ * {@code TreeMap} run sequentially, in both of Lincheck's modes. Model checking explores the thread
+ * interleavings of small scenarios under sequential consistency (it would pass a reader that skips
+ * validation); stress runs them on real threads, where the Java memory model applies.
  *
  * <p>Every scenario starts from a tree bulk-loaded with the even keys 0..88 (four leaves of about
  * 11 keys under an inner root); the operations' keys lie in [0, 24], so inserts of odd keys fill
