@@ -133,37 +133,54 @@ final class OlcWriter {
      * descent, which splits full inner nodes on its way down.
      */
     static long insert(OlcNodes t, long key, long value) {
-        return write(t, key, value, PUT, 0);
+        if (key == MAXKEY) {
+            return writeMax(t, value, PUT, 0);
+        }
+        long r = mirroredWrite(t, key, value, false);
+        return r != FALLBACK_MARK ? r : coupledInsert(t, key, value, PUT);
     }
 
     /** Removes; returns ABSENT_MARK if the key was not there, else the encoded previous value. */
     static long delete(OlcNodes t, long key) {
-        return write(t, key, 0, REMOVE, 0);
+        if (key == MAXKEY) {
+            return writeMax(t, 0, REMOVE, 0);
+        }
+        long r = mirroredWrite(t, key, 0, true);
+        return r != FALLBACK_MARK ? r : coupledChange(t, key, 0, REMOVE, 0);
     }
 
     /**
      * A write in {@code mode} (see {@link #PUT}), one atomic step under the leaf's lock or answered
      * from one validated read of the leaf. {@code expected} counts for REPLACE_IF and REMOVE_IF only.
+     * PUT and REMOVE go the way of {@link #insert} and {@link #delete}.
      */
     static long write(OlcNodes t, long key, long value, int mode, long expected) {
+        if (mode == PUT) {
+            return insert(t, key, value);
+        }
+        if (mode == REMOVE) {
+            return delete(t, key);
+        }
         if (key == MAXKEY) {
             return writeMax(t, value, mode, expected);
         }
-        long r = mirroredWrite(t, key, value, mode, expected);
+        long r = mirroredChange(t, key, value, mode, expected);
         if (r != FALLBACK_MARK) {
             return r;
         }
-        return mode <= PUT_IF_ABSENT ? coupledInsert(t, key, value, mode)
+        return mode == PUT_IF_ABSENT ? coupledInsert(t, key, value, mode)
                 : coupledChange(t, key, value, mode, expected);
     }
 
     /**
-     * A write through the leaf the mirror routes {@code key} to, trusted once its version and fences
-     * say it is the key's leaf, then locked from the version read, so that everything read before
-     * the lock is exact. Returns as {@link #write} would, or {@link OlcNodes#FALLBACK_MARK} for an
-     * insert that must split a leaf or after {@link OlcNodes#FAST_TRIES} failed tries.
+     * A put ({@code remove} false) or a delete through the leaf the mirror routes {@code key} to,
+     * trusted once its version and fences say it is the key's leaf, then locked from the version
+     * read, so that everything read before the lock is exact. Returns as {@link #insert} or
+     * {@link #delete} would, or {@link OlcNodes#FALLBACK_MARK} for an insert that must split a leaf or
+     * after {@link OlcNodes#FAST_TRIES} failed tries. Apart from {@link #mirroredChange} (the same
+     * for the other modes) so that the hot paths stay the size the JIT inlines whole.
      */
-    private static long mirroredWrite(OlcNodes t, long key, long value, int mode, long expected) {
+    private static long mirroredWrite(OlcNodes t, long key, long value, boolean remove) {
         for (int tries = FAST_TRIES; tries > 0; tries--) {
             try {
                 int leaf = OlcReader.routeLeaf(t, key);
@@ -179,15 +196,14 @@ final class OlcWriter {
                 int bm = (int) hc[ho + META];
                 boolean owns = hc[ho + LOW] <= key && key < hc[ho + HIGH];
                 if (owns && VersionLock.isReadable(v)) {
-                    if (found ? mode != PUT && keeps(mode, vc[off + q - 1], expected) : mode >= REPLACE) {
-                        long old = found ? vc[off + q - 1] : 0;
+                    if (remove && !found) {
                         if (VersionLock.valid(hc, ho + VERSION, v)) {
-                            return unchanged(t, found, bm, mode, old, key);
+                            return unchanged(t, false, bm, REMOVE, 0, key);
                         }
-                    } else if (!found && bm == FULL) {
+                    } else if (!remove && !found && bm == FULL) {
                         return FALLBACK_MARK; // a split
                     } else if (VersionLock.tryLock(hc, ho + VERSION, v)) {
-                        return mode == REMOVE || mode == REMOVE_IF ? deleteLocked(t, kc, vc, hc, off, ho, q, bm, key)
+                        return remove ? deleteLocked(t, kc, vc, hc, off, ho, q, bm, key)
                                 : insertLocked(t, kc, vc, hc, off, ho, q, found, bm, key, value);
                     }
                 }
@@ -199,7 +215,47 @@ final class OlcWriter {
         return FALLBACK_MARK;
     }
 
-    /** Whether a key that is there, with value {@code old}, stays as it is in {@code mode} (not PUT). */
+    /**
+     * {@link #mirroredWrite} for the modes other than PUT and REMOVE: a write that changes nothing
+     * answers from the leaf's validated read; one that changes locks the leaf from the version read.
+     */
+    private static long mirroredChange(OlcNodes t, long key, long value, int mode, long expected) {
+        for (int tries = FAST_TRIES; tries > 0; tries--) {
+            try {
+                int leaf = OlcReader.routeLeaf(t, key);
+                int k = chunk(leaf);
+                int ho = leafHdrOffset(leaf);
+                int off = keyOffset(leaf);
+                long[] hc = t.leafHdr.chunk(k);
+                long[] kc = t.leafKeys.chunk(k);
+                long[] vc = t.leafVals.chunk(k);
+                long v = VersionLock.read(hc, ho + VERSION);
+                int q = NodeSearch.succGT(kc, off, key);
+                boolean found = q != 0 && kc[off + q - 1] == key;
+                int bm = (int) hc[ho + META];
+                long old = found ? vc[off + q - 1] : 0;
+                boolean owns = hc[ho + LOW] <= key && key < hc[ho + HIGH];
+                if (owns && VersionLock.isReadable(v)) {
+                    if (found ? keeps(mode, old, expected) : mode >= REPLACE) {
+                        if (VersionLock.valid(hc, ho + VERSION, v)) {
+                            return unchanged(t, found, bm, mode, old, key);
+                        }
+                    } else if (!found && bm == FULL) {
+                        return FALLBACK_MARK; // a split
+                    } else if (VersionLock.tryLock(hc, ho + VERSION, v)) {
+                        return mode == REMOVE_IF ? deleteLocked(t, kc, vc, hc, off, ho, q, bm, key)
+                                : insertLocked(t, kc, vc, hc, off, ho, q, found, bm, key, value);
+                    }
+                }
+            } catch (IndexOutOfBoundsException | NullPointerException e) {
+                // a bad child id from the mirror read mid-change: a failed try
+            }
+            Thread.onSpinWait();
+        }
+        return FALLBACK_MARK;
+    }
+
+    /** Whether a key that is there, with value {@code old}, stays as it is in {@code mode} (not PUT or REMOVE). */
     private static boolean keeps(int mode, long old, long expected) {
         return mode == PUT_IF_ABSENT || mode >= REPLACE_IF && old != expected;
     }
