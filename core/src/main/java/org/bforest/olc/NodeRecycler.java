@@ -28,8 +28,10 @@ import java.util.Arrays;
  * <li><b>Reuse bumps the word again.</b> The taker writes the node while it is still locked, then
  *     {@link VersionLock#publish}es it (a leaf, before anything links it) or
  *     {@link OlcNodes#publishInner} (an inner node, before its parent's unlock or the root word
- *     links it): the next multiple of 4 above the obsolete word. So no version a node ever had
- *     recurs: every version read in an earlier life fails to validate now.</li>
+ *     links it): the next multiple of 4 above the obsolete word. So no version a node had in an
+ *     earlier life recurs: every version read then fails to validate now. (Within a life, a word
+ *     goes back to a version only when a neighbour walk releases a lock it wrote nothing under,
+ *     {@link VersionLock#unlockUnchanged}: the node is then as it was at that version.)</li>
  * </ol>
  * What a stale reader can see, step by step:
  * <ul>

@@ -39,8 +39,9 @@ import org.bforest.kernel.NodeSearch;
  * {@link #OPTIMISTIC_TRIES} restarts in a row (writers keep changing the leaves it crosses) it
  * walks again holding the leaves' locks: each taken by a compare-and-set from the version read
  * (never waited for: a failure releases them all and starts again), the next one through the
- * chain, which is exact under the locks; the answer then holds while they are all held. The locks
- * are released by an unlock, as after a write, so that readers that read them retry.
+ * chain, which is exact under the locks; the answer then holds while they are all held. Nothing is
+ * written under them, so each is released back to the version it was taken from
+ * ({@link VersionLock#unlockUnchanged}): readers that read the leaf meanwhile still validate.
  */
 final class OlcNeighbours {
     /** Optimistic walks in a row that may fail before the walk takes the leaves' locks. */
@@ -65,7 +66,11 @@ final class OlcNeighbours {
             } catch (IndexOutOfBoundsException | NullPointerException e) {
                 failures = failedRead(e, failures);
             }
-            Thread.onSpinWait();
+            if (tries < OPTIMISTIC_TRIES) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield(); // a leaf's lock is held: let its holder run, should it share this core
+            }
         }
         if (p.emptySeen) {
             OlcUnlinker.metEmpty(t, p.emptyKey);
@@ -320,9 +325,12 @@ final class OlcNeighbours {
                 incl = true;
             }
         } finally {
+            // Nothing was written: each leaf goes back to the version it was locked from, so that
+            // the walks and writes that read it meanwhile need not start again.
             for (int j = 0; j < p.seenCount; j++) {
                 int leaf = (int) p.seen[2 * j];
-                VersionLock.unlock(t.leafHdr.chunk(chunk(leaf)), leafHdrOffset(leaf) + VERSION);
+                long[] hc = t.leafHdr.chunk(chunk(leaf));
+                VersionLock.unlockUnchanged(hc, leafHdrOffset(leaf) + VERSION, p.seen[2 * j + 1]);
             }
             p.seenCount = 0;
         }

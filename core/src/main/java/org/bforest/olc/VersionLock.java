@@ -99,6 +99,16 @@ final class VersionLock {
         WORDS.setRelease(words, at, (long) WORDS.getOpaque(words, at) + LOCKED);
     }
 
+    /**
+     * Releases a lock this thread took from {@code version} and wrote nothing under: the word goes
+     * back to {@code version}, so a reader that read the node at that version still validates (the
+     * node is as it read it) and a writer that read it may still lock it from there. Only a holder
+     * that made no write at all may do this, or a reader could validate a changed node.
+     */
+    static void unlockUnchanged(long[] words, int at, long version) {
+        WORDS.setRelease(words, at, version);
+    }
+
     // ---- the same on a 32-bit word, widened to long for the callers -------------------------
 
     static long read(int[] words, int at) {
