@@ -74,8 +74,8 @@ public class OlcWalkLincheckTest {
     @Test
     void stress() {
         new StressOptions()
-                .iterations(SOAK ? 500 : 8)
-                .invocationsPerIteration(SOAK ? 10_000 : 1_000)
+                .iterations(SOAK ? 500 : 6)
+                .invocationsPerIteration(SOAK ? 10_000 : 500)
                 .threads(2)
                 .actorsPerThread(4)
                 .actorsBefore(1)
