@@ -26,6 +26,9 @@ import org.bforest.util.BatchArguments;
  *     descent, the neighbour queries, the range walk; and why reads are safe without locks.</li>
  * <li>{@link OlcWriter}: put and delete, splits, the mirror's upkeep; and why the writers'
  *     locking cannot deadlock and keeps the mirror exact.</li>
+ * <li>{@link OlcUnlinker}: unlinking emptied leaves and childless inner nodes; {@link NodeRecycler}:
+ *     the free lists, and why reusing a node at once is safe.</li>
+ * <li>{@link OlcNeighbours}: the neighbour queries along the leaf chain.</li>
  * <li>{@link OlcBulkLoad}, {@link OlcCursor}, {@link OlcChecker}.</li>
  * </ul>
  *
@@ -38,16 +41,19 @@ import org.bforest.util.BatchArguments;
  * which makes the leaf the key's leaf however it was reached; they fall back to lock coupling
  * after a few failed tries. Writers lock only the nodes they change, by a compare-and-set from the
  * version they read. Inserts split a full inner node when they pass it, so the parent of a leaf
- * always has a free slot; deletes clear their slot; nodes are never merged or freed.
+ * always has a free slot; deletes clear their slot, and a leaf they empty is unlinked and its id
+ * reused ({@link OlcUnlinker}, {@link NodeRecycler}), as are inner nodes left without a child.
  *
- * <p>{@code get}, {@code put}, {@code remove}, {@code containsKey} and the neighbour queries are
- * linearizable: a neighbour query that crosses leaves validates every leaf it read at the end, so
- * its answer held at one instant. Cursors, {@code rangeCount}, {@code rangeVisit} and
- * {@code forEach} are weakly consistent, as {@code ConcurrentSkipListMap}'s iterators: each leaf
- * is read at one instant, a key present for the whole walk is seen exactly once, a key added or
- * removed meanwhile may or may not be; they never throw {@code ConcurrentModificationException}.
- * {@code size()} is exact when no update is running and an estimate while one is.
- * {@code clear()} removes the keys one by one (not atomic, as {@code ConcurrentSkipListMap}'s).
+ * <p>{@code get}, {@code put}, {@code remove}, {@code containsKey}, the exact and conditional
+ * updates ({@code putIfAbsent}, {@code replace}, {@code remove(key, expected)}, each one step under
+ * the leaf's lock or one validated read) and the neighbour queries are linearizable: a neighbour
+ * query that crosses leaves validates every leaf it read at the end, so its answer held at one
+ * instant. Cursors, {@code rangeCount}, {@code rangeVisit} and {@code forEach} are weakly
+ * consistent, as {@code ConcurrentSkipListMap}'s iterators: each leaf is read at one instant, a key
+ * present for the whole walk is seen exactly once, a key added or removed meanwhile may or may not
+ * be; they never throw {@code ConcurrentModificationException}. {@code size()} is exact when no
+ * update is running and an estimate while one is. {@code clear()} removes the keys one by one (not
+ * atomic, as {@code ConcurrentSkipListMap}'s).
  */
 final class OlcBSTree extends OlcNodes implements ConcurrentLongIndex, InvariantCheckable {
     private volatile long defaultReturnValue;
@@ -114,27 +120,59 @@ final class OlcBSTree extends OlcNodes implements ConcurrentLongIndex, Invariant
         return OlcWriter.delete(this, key) != ABSENT_MARK;
     }
 
-    /** One atomic step: the write itself reports whether the key was there. */
+    // ---- exact and conditional updates: each one step under the leaf's lock ---------------------
+
     @Override
-    public boolean put(long key, long value, long[] previous) {
-        BatchArguments.checkOut(previous, "previous");
-        long r = OlcWriter.insert(this, key, value);
+    public boolean get(long key, long[] value) {
+        BatchArguments.checkOut(value, "value");
+        long r = OlcReader.lookup(this, key);
         if (r == ABSENT_MARK) {
             return false;
         }
-        previous[0] = previous(r);
+        value[0] = previous(r);
         return true;
     }
 
-    /** One atomic step, as {@link #put(long, long, long[])}. */
+    @Override
+    public boolean put(long key, long value, long[] previous) {
+        BatchArguments.checkOut(previous, "previous");
+        return answer(OlcWriter.insert(this, key, value), previous);
+    }
+
     @Override
     public boolean remove(long key, long[] previous) {
         BatchArguments.checkOut(previous, "previous");
-        long r = OlcWriter.delete(this, key);
+        return answer(OlcWriter.delete(this, key), previous);
+    }
+
+    @Override
+    public boolean putIfAbsent(long key, long value, long[] present) {
+        BatchArguments.checkOut(present, "present");
+        return answer(OlcWriter.write(this, key, value, OlcWriter.PUT_IF_ABSENT, 0), present);
+    }
+
+    @Override
+    public boolean replace(long key, long value, long[] previous) {
+        BatchArguments.checkOut(previous, "previous");
+        return answer(OlcWriter.write(this, key, value, OlcWriter.REPLACE, 0), previous);
+    }
+
+    @Override
+    public boolean replace(long key, long expected, long value) {
+        return OlcWriter.write(this, key, value, OlcWriter.REPLACE_IF, expected) != ABSENT_MARK;
+    }
+
+    @Override
+    public boolean remove(long key, long expected) {
+        return OlcWriter.write(this, key, 0, OlcWriter.REMOVE_IF, expected) != ABSENT_MARK;
+    }
+
+    /** Whether a write found its key ({@code r} is not ABSENT_MARK), its value then into {@code out[0]}. */
+    private static boolean answer(long r, long[] out) {
         if (r == ABSENT_MARK) {
             return false;
         }
-        previous[0] = previous(r);
+        out[0] = previous(r);
         return true;
     }
 
@@ -156,7 +194,7 @@ final class OlcBSTree extends OlcNodes implements ConcurrentLongIndex, Invariant
 
     private long nearKey(long key, boolean above, boolean inclusive, long absent) {
         Probe p = new Probe();
-        OlcReader.near(this, key, above, inclusive, p);
+        OlcNeighbours.near(this, key, above, inclusive, p);
         return p.found ? p.key : absent;
     }
 
@@ -183,7 +221,7 @@ final class OlcBSTree extends OlcNodes implements ConcurrentLongIndex, Invariant
     @Override
     public long firstKey() {
         Probe p = new Probe();
-        OlcReader.near(this, Long.MIN_VALUE, true, true, p);
+        OlcNeighbours.near(this, Long.MIN_VALUE, true, true, p);
         if (!p.found) {
             throw new NoSuchElementException("firstKey() of an empty index");
         }
@@ -193,7 +231,7 @@ final class OlcBSTree extends OlcNodes implements ConcurrentLongIndex, Invariant
     @Override
     public long lastKey() {
         Probe p = new Probe();
-        OlcReader.near(this, MAXKEY, false, true, p);
+        OlcNeighbours.near(this, MAXKEY, false, true, p);
         if (!p.found) {
             throw new NoSuchElementException("lastKey() of an empty index");
         }
@@ -222,8 +260,8 @@ final class OlcBSTree extends OlcNodes implements ConcurrentLongIndex, Invariant
 
     @Override
     public long memoryBytes() {
-        return 64 + leafKeys.bytes() + leafVals.bytes() + leafHdr.bytes() + innerKeys.bytes() + innerKids.bytes()
-                + mirror.bytes()
+        return 64 + leafKeys.bytes() + leafVals.bytes() + leafHdr.bytes() + leafLinks.bytes() + innerKeys.bytes()
+                + innerKids.bytes() + mirror.bytes() + recycler.bytes()
                 + 16 + 8L * maxRecord.length + 64;
     }
 

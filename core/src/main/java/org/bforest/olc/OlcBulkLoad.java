@@ -49,12 +49,17 @@ final class OlcBulkLoad {
             int leaf = l == 0 ? t.root() : t.newLeaf();
             OlcWriter.writeLeaf(t, leaf, keys, values, at, end - at);
             t.setFences(leaf, l == 0 ? Long.MIN_VALUE : keys[at], l == leaves - 1 ? MAXKEY : keys[end]);
+            t.setLinks(leaf, OlcNodes.NONE, l == 0 ? OlcNodes.NONE : ids[l - 1]);
+            if (l > 0) {
+                t.setNext(ids[l - 1], leaf);
+            }
             t.publishLeaf(leaf);
             ids[l] = leaf;
             mins[l] = keys[at];
             at = end;
         }
         t.size.add(n);
+        t.lastLeaf = ids[leaves - 1];
         int count = leaves;
         int h = 0;
         while (count > 1) {

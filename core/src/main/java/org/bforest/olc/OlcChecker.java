@@ -4,20 +4,35 @@ import static org.bforest.kernel.GapSlots.FULL;
 import static org.bforest.kernel.GapSlots.MAXKEY;
 import static org.bforest.kernel.GapSlots.N;
 
+import java.util.Arrays;
 import java.util.BitSet;
 
 /**
- * The invariants of a quiescent concurrent BS-tree (no update running): every node unlocked; in
- * every node the used slots' keys ascend strictly, each gap holds the next used key or MAXKEY,
- * the bitmap is the header's only content; every separator lies strictly inside its node's range
- * and every leaf key inside its leaf's; a gap's child is dead and a used slot's is live; every node
- * is reached once and all leaves lie at one depth; leaf gaps hold value 0; and the keys, with the
- * out-of-band one, add up to the size.
+ * The invariants of a quiescent concurrent BS-tree (no update running): every node reached is
+ * unlocked; in every node the used slots' keys ascend strictly, each gap holds the next used key or
+ * MAXKEY, the bitmap is the header's only content; every separator lies strictly inside its node's
+ * range and every leaf key inside its leaf's; a leaf's fences are exactly the range its ancestors'
+ * separators give it; a gap's child is dead and a used slot's is live; every node is reached once
+ * and all leaves lie at one depth; leaf gaps hold value 0; the keys, with the out-of-band one, add
+ * up to the size; the mirror holds every inner node exactly.
+ *
+ * <p>And what deletes keep: an inner root has two children or more (a root left with one is
+ * replaced by it); no leaf reached is empty except a lone root leaf, or a leaf whose unlink was put
+ * off (a deferred key of {@link NodeRecycler} lies in its range: it could not get its locks under
+ * contention, and the next unlink or neighbour query that meets it retries); the chain links the
+ * leaves in key order (each NEXT the next leaf, each PREV the one before, NONE at the ends), and
+ * the first and last leaf hints name the ends; every id on a free list is unreached, listed once
+ * and obsolete (locked for good, see {@link VersionLock#retire}); and the ids reached plus the ids
+ * free are every id handed out.
  */
 final class OlcChecker {
     private final OlcNodes t;
     private final BitSet leaves = new BitSet();
     private final BitSet inners = new BitSet();
+    /** The leaves in key order, as the descent from the root meets them. */
+    private int[] order = new int[16];
+    private int leafCount;
+    private long[] deferred;
 
     OlcChecker(OlcNodes t) {
         this.t = t;
@@ -26,7 +41,14 @@ final class OlcChecker {
     void check() {
         int root = t.root();
         int height = t.rootHeight();
+        deferred = t.recycler.deferredKeys();
+        Arrays.sort(deferred);
+        if (height > 0 && t.innerBits(root) == 0) {
+            fail("the root " + root + " (height " + height + ") has one child: it should have been replaced by it");
+        }
         long keys = node(root, height, false, 0, false, 0);
+        chain();
+        freeLists();
         long v = VersionLock.read(t.maxRecord, OlcNodes.VERSION);
         if (VersionLock.isLocked(v)) {
             fail("the Long.MAX_VALUE record is locked");
@@ -39,9 +61,57 @@ final class OlcChecker {
         if (keys != t.count()) {
             fail("the leaves hold " + keys + " keys (with Long.MAX_VALUE) but size() is " + t.count());
         }
-        if (leaves.cardinality() > t.leafCount.get() || inners.cardinality() > t.innerCount.get()) {
-            fail("more nodes reached than allocated");
+    }
+
+    /** The chain links the leaves in the order the descent met them, NONE at both ends. */
+    private void chain() {
+        if (t.firstLeaf != order[0] || t.lastLeaf != order[leafCount - 1]) {
+            fail("the first and last leaf hints are " + t.firstLeaf + " and " + t.lastLeaf + ", not " + order[0]
+                    + " and " + order[leafCount - 1]);
         }
+        for (int i = 0; i < leafCount; i++) {
+            int leaf = order[i];
+            int wantPrev = i == 0 ? OlcNodes.NONE : order[i - 1];
+            int wantNext = i == leafCount - 1 ? OlcNodes.NONE : order[i + 1];
+            if (t.prevLeaf(leaf) != wantPrev || t.nextLeaf(leaf) != wantNext) {
+                fail("leaf " + leaf + " (number " + i + " in key order) links to previous " + t.prevLeaf(leaf)
+                        + " and next " + t.nextLeaf(leaf) + ", not " + wantPrev + " and " + wantNext);
+            }
+        }
+    }
+
+    /** Free ids: unreached, listed once, obsolete; with the ids reached, every id handed out. */
+    private void freeLists() {
+        freeList("leaf", t.recycler.freeLeafIds(), leaves, t.leafCount.get(), true);
+        freeList("inner node", t.recycler.freeInnerIds(), inners, t.innerCount.get(), false);
+    }
+
+    private void freeList(String kind, int[] free, BitSet reached, int handedOut, boolean leaf) {
+        BitSet listed = new BitSet();
+        for (int id : free) {
+            if (reached.get(id)) {
+                fail(kind + " " + id + " is on the free list and reached from the root");
+            }
+            if (listed.get(id)) {
+                fail(kind + " " + id + " is on the free list twice");
+            }
+            listed.set(id);
+            long v = leaf ? t.leafVersion(id) : t.innerVersion(id);
+            if (!VersionLock.isObsolete(v)) {
+                fail(kind + " " + id + " is on the free list with version word " + v + ", not obsolete");
+            }
+        }
+        if (reached.cardinality() + free.length != handedOut) {
+            fail(reached.cardinality() + " " + kind + "s reached and " + free.length + " free, but " + handedOut
+                    + " handed out");
+        }
+    }
+
+    /** Whether a put-off unlink's key lies in {@code [low, high)}. */
+    private boolean deferredIn(long low, long high) {
+        int at = Arrays.binarySearch(deferred, low);
+        int i = at >= 0 ? at : -at - 1;
+        return i < deferred.length && deferred[i] < high;
     }
 
     /** Checks the subtree of {@code id} at level {@code h} over {@code [lo, hi)}; returns its keys. */
@@ -88,6 +158,13 @@ final class OlcChecker {
             if (v == 0) {
                 fail(name + " is linked but was never published (version 0)");
             }
+            if ((meta & FULL) == 0 && t.rootHeight() > 0 && !deferredIn(low, high)) {
+                fail(name + " is empty and reached, and no unlink of it was put off");
+            }
+            if (leafCount == order.length) {
+                order = Arrays.copyOf(order, 2 * leafCount);
+            }
+            order[leafCount++] = id;
         }
         if ((meta & ~FULL) != 0) {
             fail(name + " has header word " + Long.toHexString(meta));

@@ -13,10 +13,12 @@ import org.bforest.kernel.NodeSearch;
 
 /**
  * The concurrent BS-tree's cursor, weakly consistent: it holds a validated copy of one leaf (keys,
- * values, bitmap and the leaf's key range) and walks it; past either end of the copy it descends
- * again for the range's bound and copies the next leaf. Every leaf is read at one instant; a key
- * that is in the tree for the whole walk is met exactly once; one added or removed meanwhile may or
- * may not be. It never throws {@code ConcurrentModificationException}. Moves allocate nothing.
+ * values, bitmap and the leaf's fences) and walks it; past either end of the copy it copies the
+ * leaf the chain names next (or before), if that leaf validates and its fence meets the copy's, and
+ * else descends for the copy's bound (see {@link OlcNeighbours} for why the fences make the chain
+ * safe to follow). Every leaf is read at one instant; a key that is in the tree for the whole walk
+ * is met exactly once; one added or removed meanwhile may or may not be. It never throws
+ * {@code ConcurrentModificationException}. Moves allocate nothing.
  */
 final class OlcCursor extends Probe implements LongCursor {
     /** {@link #slot} when the cursor is on the out-of-band {@code Long.MAX_VALUE}. */
@@ -42,36 +44,81 @@ final class OlcCursor extends Probe implements LongCursor {
     }
 
     /**
-     * Copies the leaf whose range holds {@code target}, validated; returns whether a leaf follows it
-     * ({@link #snapHasHigh}).
+     * Copies the leaf whose range holds {@code target} (found as {@link OlcNeighbours#start} finds
+     * it), validated; returns whether a leaf follows it ({@link #snapHasHigh}).
      */
     boolean loadCovering(long target) {
         int failures = 0;
         for (;;) {
             try {
-                if (OlcReader.descend(tree, target, this)) {
-                    int l = leaf;
-                    int k = OlcNodes.chunk(l);
-                    int off = OlcNodes.keyOffset(l);
-                    System.arraycopy(tree.leafKeys.chunk(k), off, keys, 0, N);
-                    System.arraycopy(tree.leafVals.chunk(k), off, vals, 0, N);
-                    int b = (int) tree.leafHdr.chunk(k)[OlcNodes.leafHdrOffset(l) + OlcNodes.META] & FULL;
-                    if (tree.leafValid(l, version)) {
-                        bm = b;
-                        snapLeaf = l;
-                        snapVersion = version;
-                        snapHasLow = hasLow;
-                        snapLow = low;
-                        snapHasHigh = hasHigh;
-                        snapHigh = high;
-                        return hasHigh;
-                    }
+                if (OlcNeighbours.start(tree, target, this) && copy(leaf, version)) {
+                    return snapHasHigh;
                 }
                 Thread.onSpinWait();
             } catch (IndexOutOfBoundsException | NullPointerException e) {
                 failures = OlcNodes.failedRead(e, failures);
             }
         }
+    }
+
+    /**
+     * Copies the leaf after the copy ({@link #snapHasHigh} must be true): the one its NEXT names if
+     * that one validates and starts at the copy's HIGH, else the one a descent for HIGH finds.
+     * Returns whether a leaf follows the new copy.
+     */
+    boolean loadNext() {
+        long bound = snapHigh;
+        try {
+            int next = tree.nextLeaf(snapLeaf);
+            long v = next < 0 ? 0 : tree.leafVersion(next);
+            if (VersionLock.isReadable(v) && tree.leafLow(next) == bound && copy(next, v) && snapLow == bound) {
+                return snapHasHigh;
+            }
+        } catch (IndexOutOfBoundsException | NullPointerException e) {
+            // a stale hint: descend instead
+        }
+        return loadCovering(bound);
+    }
+
+    /** Copies the leaf before the copy ({@link #snapHasLow} must be true), as {@link #loadNext}. */
+    void loadPrev() {
+        long bound = snapLow;
+        try {
+            int prev = tree.prevLeaf(snapLeaf);
+            long v = prev < 0 ? 0 : tree.leafVersion(prev);
+            if (VersionLock.isReadable(v) && tree.leafHigh(prev) == bound && copy(prev, v) && snapHigh == bound) {
+                return;
+            }
+        } catch (IndexOutOfBoundsException | NullPointerException e) {
+            // a stale hint: descend instead
+        }
+        loadCovering(bound - 1);
+    }
+
+    /** Copies leaf {@code l} read at version {@code v}, keys, values, bitmap and fences, if it validates. */
+    private boolean copy(int l, long v) {
+        int k = OlcNodes.chunk(l);
+        int off = OlcNodes.keyOffset(l);
+        System.arraycopy(tree.leafKeys.chunk(k), off, keys, 0, N);
+        System.arraycopy(tree.leafVals.chunk(k), off, vals, 0, N);
+        long[] hc = tree.leafHdr.chunk(k);
+        int ho = OlcNodes.leafHdrOffset(l);
+        int b = (int) hc[ho + OlcNodes.META] & FULL;
+        long low = hc[ho + OlcNodes.LOW];
+        long high = hc[ho + OlcNodes.HIGH];
+        if (!tree.leafValid(l, v)) {
+            return false;
+        }
+        bm = b;
+        snapLeaf = l;
+        snapVersion = v;
+        // Long.MIN_VALUE is only the first leaf's LOW, Long.MAX_VALUE only the last one's HIGH: a
+        // separator is a key above another key, and below MAXKEY.
+        snapHasLow = low != Long.MIN_VALUE;
+        snapLow = low;
+        snapHasHigh = high != MAXKEY;
+        snapHigh = high;
+        return true;
     }
 
     /** The copy's used slots whose keys lie in {@code [lo, end]}. */
@@ -101,8 +148,13 @@ final class OlcCursor extends Probe implements LongCursor {
         if (target == MAXKEY) {
             return incl ? toMax() : invalidate();
         }
+        loadCovering(target);
+        return scanUp(target, incl);
+    }
+
+    /** From the copy (whose range holds {@code target}) up the chain to the first key at or above it. */
+    private boolean scanUp(long target, boolean incl) {
         for (;;) {
-            loadCovering(target);
             int s = incl ? NodeSearch.succGE(keys, 0, target) : NodeSearch.succGT(keys, 0, target);
             int bits = bitsFrom(bm, s);
             if (bits != 0) {
@@ -112,8 +164,10 @@ final class OlcCursor extends Probe implements LongCursor {
             if (!snapHasHigh) {
                 return toMax();
             }
+            // Everything above lies at or above the copy's HIGH.
             target = snapHigh;
             incl = true;
+            loadNext();
         }
     }
 
@@ -123,11 +177,16 @@ final class OlcCursor extends Probe implements LongCursor {
             if (incl && toMax()) {
                 return true;
             }
-            target = MAXKEY - 1; // the leaves hold keys below MAXKEY; see OlcReader.nearBelow
+            target = MAXKEY - 1; // the leaves hold keys below MAXKEY; see OlcNeighbours.nearBelow
             incl = true;
         }
+        loadCovering(target);
+        return scanDown(target, incl);
+    }
+
+    /** From the copy (whose range holds {@code target}) down through the chain, as {@link #scanUp}. */
+    private boolean scanDown(long target, boolean incl) {
         for (;;) {
-            loadCovering(target);
             int s = incl ? NodeSearch.succGT(keys, 0, target) : NodeSearch.succGE(keys, 0, target);
             int bits = bitsBelow(bm, s);
             if (bits != 0) {
@@ -139,6 +198,7 @@ final class OlcCursor extends Probe implements LongCursor {
             }
             target = snapLow - 1;
             incl = true;
+            loadPrev();
         }
     }
 
@@ -185,8 +245,13 @@ final class OlcCursor extends Probe implements LongCursor {
             slot = Integer.numberOfTrailingZeros(bits);
             return true;
         }
-        // Every key of the tree above this copy lies at or above its range's bound.
-        return snapHasHigh ? toAbove(snapHigh, true) : toMax();
+        // Every key of the tree above this copy lies at or above its HIGH.
+        if (!snapHasHigh) {
+            return toMax();
+        }
+        long bound = snapHigh;
+        loadNext();
+        return scanUp(bound, true);
     }
 
     @Override
@@ -202,7 +267,12 @@ final class OlcCursor extends Probe implements LongCursor {
             slot = highestBit(bits);
             return true;
         }
-        return snapHasLow ? toBelow(snapLow - 1, true) : invalidate();
+        if (!snapHasLow) {
+            return invalidate();
+        }
+        long bound = snapLow - 1;
+        loadPrev();
+        return scanDown(bound, true);
     }
 
     @Override

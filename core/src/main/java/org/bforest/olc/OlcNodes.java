@@ -29,9 +29,12 @@ import java.util.concurrent.locks.StampedLock;
  * slot; a gap's is {@link #NONE}) and the level). The arrays are {@link PinnedLongs}/{@link PinnedInts}:
  * a node never moves once published. {@code Long.MAX_VALUE} pads the nodes, so as a key it lives
  * out of band in {@link #maxRecord}, a one-entry node with its own version word. A leaf's header
- * also holds its fences, the key range it is the leaf for. Beside the nodes, {@link InnerMirror}
- * keeps a flat copy of the inner levels for look-ups to descend: routing hints that writers keep
- * exact and readers never trust.
+ * also holds its fences, the key range it is the leaf for. The leaves are chained in key order
+ * ({@link #leafLinks}: next and previous leaf), for the neighbour walks: hints that readers check
+ * against the fences, exact under the writers' locks (see {@link OlcUnlinker}). Beside the nodes,
+ * {@link InnerMirror} keeps a flat copy of the inner levels for look-ups to descend: routing hints
+ * that writers keep exact and readers never trust. Emptied leaves and inner nodes left without a
+ * child are unlinked ({@link OlcUnlinker}) and their ids reused ({@link NodeRecycler}).
  *
  * <p>Notation as in the BS-tree: {@code k} a chunk, {@code i} a node's index in it, {@code kc},
  * {@code vc}, {@code hc}, {@code cc} the chunks of keys, values, headers and child ids, {@code off},
@@ -67,6 +70,10 @@ abstract sealed class OlcNodes permits OlcBSTree {
     static final int META = 1;
     static final int LOW = 2;
     static final int HIGH = 3;
+    /** Ints per leaf in {@link #leafLinks}: the next leaf in key order, the previous one (NONE at the ends). */
+    static final int LL = 2;
+    static final int NEXT = 0;
+    static final int PREV = 1;
     /**
      * Tries through the mirror that may fail in a row (a race with a split, or a stale path) before
      * a look-up or a write takes the lock-coupled descent, which cannot be sent astray.
@@ -81,8 +88,27 @@ abstract sealed class OlcNodes permits OlcBSTree {
     final PinnedLongs innerKeys = new PinnedLongs(N);
     /** Inner node blocks of {@link #IB} ints: version, bitmap, child ids, level. */
     final PinnedInts innerKids = new PinnedInts(IB);
+    /**
+     * The leaf chain, {@link #LL} ints a leaf, apart from the headers so that look-ups never load
+     * it. A leaf's NEXT is written only under its own lock, its PREV only under the lock of the
+     * leaf before it (or while the leaf is unpublished): see {@link OlcUnlinker}.
+     */
+    final PinnedInts leafLinks = new PinnedInts(LL);
+    /** Leaf ids handed out so far (the storage's high-water mark; freed ids are reused first). */
     final AtomicInteger leafCount = new AtomicInteger();
+    /** Inner node ids handed out so far, as {@link #leafCount}. */
     final AtomicInteger innerCount = new AtomicInteger();
+    /**
+     * The first and the last leaf in key order: hints for {@code firstKey()} and {@code lastKey()},
+     * which take the leaf only if its LOW fence is {@code Long.MIN_VALUE} (its HIGH MAXKEY) at a
+     * version they validate, so that a queue's head costs no descent. Written, plain, only under
+     * the lock of the leaf that stops being first (last): a split of the last leaf, an unlink of
+     * the first or the last.
+     */
+    int firstLeaf;
+    int lastLeaf;
+    /** Freed node ids and the unlinks put off (see {@link NodeRecycler}). */
+    final NodeRecycler recycler = new NodeRecycler();
     /** {@code height << 32 | root}; the root is a leaf id when the height is 0. */
     volatile long rootWord;
     /** Keys in the tree, {@code Long.MAX_VALUE}'s included. */
@@ -102,7 +128,10 @@ abstract sealed class OlcNodes permits OlcBSTree {
     OlcNodes() {
         int leaf = newLeaf();
         setFences(leaf, Long.MIN_VALUE, MAXKEY);
+        setLinks(leaf, NONE, NONE);
         publishLeaf(leaf);
+        firstLeaf = leaf;
+        lastLeaf = leaf;
         rootWord = leaf;
     }
 
@@ -130,6 +159,59 @@ abstract sealed class OlcNodes permits OlcBSTree {
     /** Where leaf {@code id}'s header (version, bitmap, fences) starts in its chunk. */
     static int leafHdrOffset(int id) {
         return PAD + (id & Pinned.INDEX_MASK) * LH;
+    }
+
+    /** Where leaf {@code id}'s links (next, previous) start in its chunk of {@link #leafLinks}. */
+    static int linkOffset(int id) {
+        return PinnedInts.PAD + (id & Pinned.INDEX_MASK) * LL;
+    }
+
+    final int nextLeaf(int leaf) {
+        return leafLinks.chunk(chunk(leaf))[linkOffset(leaf) + NEXT];
+    }
+
+    final int prevLeaf(int leaf) {
+        return leafLinks.chunk(chunk(leaf))[linkOffset(leaf) + PREV];
+    }
+
+    /** Sets a leaf's NEXT (its own lock held, or unpublished). */
+    final void setNext(int leaf, int next) {
+        leafLinks.chunk(chunk(leaf))[linkOffset(leaf) + NEXT] = next;
+    }
+
+    /** Sets a leaf's PREV (the lock of the leaf before it held, or unpublished). */
+    final void setPrev(int leaf, int prev) {
+        leafLinks.chunk(chunk(leaf))[linkOffset(leaf) + PREV] = prev;
+    }
+
+    final void setLinks(int leaf, int next, int prev) {
+        int[] lc = leafLinks.chunk(chunk(leaf));
+        int lo = linkOffset(leaf);
+        lc[lo + NEXT] = next;
+        lc[lo + PREV] = prev;
+    }
+
+    final long leafLow(int leaf) {
+        return leafHdr.chunk(chunk(leaf))[leafHdrOffset(leaf) + LOW];
+    }
+
+    final long leafHigh(int leaf) {
+        return leafHdr.chunk(chunk(leaf))[leafHdrOffset(leaf) + HIGH];
+    }
+
+    /** A leaf's bitmap of used slots. */
+    final int leafBits(int leaf) {
+        return (int) leafHdr.chunk(chunk(leaf))[leafHdrOffset(leaf) + META];
+    }
+
+    /** An inner node's bitmap of used slots (0: it has only its leftmost child). */
+    final int innerBits(int node) {
+        return innerKids.chunk(chunk(node))[blockOffset(node) + IM];
+    }
+
+    /** An inner node's child {@code c} (0: the leftmost; {@code s + 1}: the right child of slot s). */
+    final int innerKid(int node, int c) {
+        return innerKids.chunk(chunk(node))[blockOffset(node) + KID0 + c];
     }
 
     final long leafVersion(int leaf) {
@@ -181,12 +263,21 @@ abstract sealed class OlcNodes permits OlcBSTree {
 
     // ---- allocation -----------------------------------------------------------------------------
 
-    /** A fresh, unpublished leaf: keys all MAXKEY, values 0, version 0, no slot used. */
+    /**
+     * An unpublished leaf, keys all MAXKEY: a freed one if there is one (still locked and obsolete,
+     * see {@link NodeRecycler}), else a fresh one (version 0). The caller writes its keys, values,
+     * bitmap, fences and links, then {@link #publishLeaf}s it; until then no reader or writer can
+     * validate or lock it.
+     */
     final int newLeaf() {
-        int id = Pinned.allocate(leafCount);
-        leafKeys.ensure(id);
-        leafVals.ensure(id);
-        leafHdr.ensure(id);
+        int id = recycler.takeLeaf();
+        if (id == NONE) {
+            id = Pinned.allocate(leafCount);
+            leafKeys.ensure(id);
+            leafVals.ensure(id);
+            leafHdr.ensure(id);
+            leafLinks.ensure(id);
+        }
         int off = keyOffset(id);
         Arrays.fill(leafKeys.chunk(chunk(id)), off, off + N, MAXKEY);
         return id;
@@ -210,18 +301,36 @@ abstract sealed class OlcNodes permits OlcBSTree {
         VersionLock.publish(leafHdr.chunk(chunk(leaf)), leafHdrOffset(leaf));
     }
 
-    /** A fresh, unpublished inner node at {@code level}: keys all MAXKEY, children NONE, version 0. */
+    /**
+     * An unlinked inner node at {@code level}: keys all MAXKEY, children NONE, bitmap 0. A freed one
+     * if there is one (still locked and obsolete, see {@link NodeRecycler}), else a fresh one
+     * (version 0). The caller fills it, then {@link #publishInner}s it before it links it.
+     */
     final int newInner(int level) {
-        int id = Pinned.allocate(innerCount);
-        innerKeys.ensure(id);
-        innerKids.ensure(id);
+        int id = recycler.takeInner();
+        if (id == NONE) {
+            id = Pinned.allocate(innerCount);
+            innerKeys.ensure(id);
+            innerKids.ensure(id);
+        }
         int k = chunk(id);
         int off = keyOffset(id);
         Arrays.fill(innerKeys.chunk(k), off, off + N, MAXKEY);
         int co = blockOffset(id);
-        Arrays.fill(innerKids.chunk(k), co + KID0, co + KID0 + KIDS, NONE);
-        innerKids.chunk(k)[co + LEVEL] = level;
+        int[] cc = innerKids.chunk(k);
+        Arrays.fill(cc, co + KID0, co + KID0 + KIDS, NONE);
+        cc[co + IM] = 0;
+        cc[co + LEVEL] = level;
         return id;
+    }
+
+    /**
+     * Makes a filled inner node lockable before it is linked: version 0 (fresh) or obsolete (reused)
+     * to the next multiple of 4. Readers reach an inner node only through its parent or the root
+     * word, both written after this (a release store each), so they acquire its contents.
+     */
+    final void publishInner(int node) {
+        VersionLock.publish(innerKids.chunk(chunk(node)), blockOffset(node) + IV);
     }
 
     // ---- answers without allocating -------------------------------------------------------------

@@ -3,9 +3,6 @@ package org.bforest.olc;
 import static org.bforest.kernel.GapSlots.FULL;
 import static org.bforest.kernel.GapSlots.MAXKEY;
 import static org.bforest.kernel.GapSlots.N;
-import static org.bforest.kernel.GapSlots.bitsBelow;
-import static org.bforest.kernel.GapSlots.bitsFrom;
-import static org.bforest.kernel.GapSlots.highestBit;
 import static org.bforest.olc.OlcNodes.ABSENT_MARK;
 import static org.bforest.olc.OlcNodes.FAST_TRIES;
 import static org.bforest.olc.OlcNodes.HIGH;
@@ -14,7 +11,6 @@ import static org.bforest.olc.OlcNodes.IM;
 import static org.bforest.olc.OlcNodes.IV;
 import static org.bforest.olc.OlcNodes.KID0;
 import static org.bforest.olc.OlcNodes.LOW;
-import static org.bforest.olc.OlcNodes.META;
 import static org.bforest.olc.OlcNodes.NONE;
 import static org.bforest.olc.OlcNodes.VERSION;
 import static org.bforest.olc.OlcNodes.blockOffset;
@@ -33,9 +29,9 @@ import org.bforest.util.Bounds;
 
 /**
  * The read side of the concurrent BS-tree: look-ups ({@code get}, {@code containsKey},
- * {@code getAll}), the lock-coupled descent (written once here, for the readers and the writers),
- * the neighbour queries and the range walk. Static methods handed the tree (see {@link OlcNodes}
- * for why), so that the hot look-up is the code it was, in a final class.
+ * {@code getAll}), the lock-coupled descent (written once here, for the readers and the writers)
+ * and the range walk; the neighbour queries are {@link OlcNeighbours}'. Static methods handed the
+ * tree (see {@link OlcNodes} for why), so that the hot look-up is the code it was, in a final class.
  *
  * <h2>Why the reads are safe without locks</h2>
  * <ol>
@@ -56,9 +52,12 @@ import org.bforest.util.Bounds;
  *     the same locked section. So a leaf reached any way at all, by a torn or stale path, answers
  *     exactly when its version validates and the key lies within its fences. That is what lets
  *     {@link #lookup} descend the mirror with no version reads.</li>
- * <li><b>Nothing is freed.</b> Nodes are never merged, freed or reused, and their chunks never
- *     move ({@link Pinned}): an id read from a stale node still names the node it named, so no
- *     reader can land in a reused node, and a stale directory shows as an index exception.</li>
+ * <li><b>Freed nodes are type-stable.</b> Emptied leaves and childless inner nodes are unlinked
+ *     and their ids reused ({@link OlcUnlinker}), but chunks never move or go ({@link Pinned}), a
+ *     freed node stays locked until it is reused, and a node's version only grows through all its
+ *     lives: a reader that holds a stale id reads a node of the kind it expects, restarts on its
+ *     locked word, or fails to validate what it read in an earlier life ({@link NodeRecycler}
+ *     argues it for every read path). A stale directory shows as an index exception.</li>
  * <li><b>Publication by release store.</b> A leaf created by a split becomes readable only through
  *     {@link OlcNodes#publishLeaf}'s release store of its first version, made after its keys,
  *     values and fences; a reader that acquires version 0 does not use it
@@ -73,10 +72,11 @@ import org.bforest.util.Bounds;
  * <li><b>The mirror is a hint.</b> {@link InnerMirror} is read with no validation at all; a stale,
  *     torn or unwritten route costs a try (3.), and after {@link OlcNodes#FAST_TRIES} the look-up
  *     takes the lock-coupled descent (2.), which cannot be sent astray.</li>
- * <li><b>Answers that span leaves.</b> A neighbour query records every (leaf, version) it read, and
- *     the {@code Long.MAX_VALUE} record's, and validates them all at the end ({@link #allValid}):
- *     its answer held at one instant (linearizable). The cursor and the range walk validate each
- *     leaf alone: weakly consistent.</li>
+ * <li><b>Answers that span leaves.</b> A neighbour query ({@link OlcNeighbours}) records every
+ *     (leaf, version) it read, and the {@code Long.MAX_VALUE} record's, and validates them all at
+ *     the end: its answer held at one instant (linearizable). The cursor and the range walk
+ *     validate each leaf alone: weakly consistent. Both move from leaf to leaf along the chain,
+ *     whose links are hints checked against the fences.</li>
  * </ol>
  */
 final class OlcReader {
@@ -165,11 +165,11 @@ final class OlcReader {
         for (;;) {
             try {
                 long rw = t.rootWord;
-                long at = lastInner(t, key, rw, null, false);
+                long at = lastInner(t, key, rw, false);
                 if (at == RESTART) {
                     continue;
                 }
-                int leaf = childOf(t, at, key, rw, null);
+                int leaf = childOf(t, at, key, rw);
                 long v = couple(t, at, leaf, rw, true);
                 if (v == RESTART) {
                     continue;
@@ -349,18 +349,13 @@ final class OlcReader {
      * version, then validates the node it came from, then moves on. Returns the last inner node's
      * position, {@link #ROOT} when the root is a leaf, or {@link #RESTART}.
      *
-     * <p>With {@code bounds}, also narrows the bounds of the key's leaf's range by the separators
-     * passed (the deepest ones are the tightest; {@link #childOf} adds the last level's). With
-     * {@code stopAtFull} (inserts, which split a full inner node when they pass it), returns as soon
-     * as the next node is a full inner node: the position above it, flagged {@link #FULL_NEXT}.
+     * <p>With {@code stopAtFull} (inserts, which split a full inner node when they pass it), returns
+     * as soon as the next node is a full inner node: the position above it, flagged
+     * {@link #FULL_NEXT}.
      */
-    static long lastInner(OlcNodes t, long key, long rw, Probe bounds, boolean stopAtFull) {
+    static long lastInner(OlcNodes t, long key, long rw, boolean stopAtFull) {
         int node = (int) rw;
         int h = (int) (rw >>> 32);
-        if (bounds != null) {
-            bounds.hasLow = false;
-            bounds.hasHigh = false;
-        }
         if (h == 0) {
             return ROOT;
         }
@@ -383,12 +378,7 @@ final class OlcReader {
             int co = blockOffset(node);
             // Start the child-id lines' loads with the keys' (see Prefetch).
             int tt = (cc[co] | cc[co + IB / 2]) & z;
-            long[] kc = ikd[chunk(node)];
-            int off = keyOffset(node);
-            int c = NodeSearch.succGT(kc, off, key);
-            if (bounds != null) {
-                bounds.narrow(kc, off, c);
-            }
+            int c = NodeSearch.succGT(ikd[chunk(node)], keyOffset(node), key);
             int child = cc[co + KID0 + c + tt];
             int[] xc = ibd[chunk(child)];
             int xo = blockOffset(child);
@@ -408,9 +398,9 @@ final class OlcReader {
     /**
      * The node after position {@code at} on {@code key}'s path (for {@link #ROOT}, the root of
      * {@code rw}), read without validation: {@link #couple} validates {@code at} after reading its
-     * version. With {@code bounds}, narrows them by {@code at}'s separators.
+     * version.
      */
-    static int childOf(OlcNodes t, long at, long key, long rw, Probe bounds) {
+    static int childOf(OlcNodes t, long at, long key, long rw) {
         int node = nodeOf(at);
         if (node == NONE) {
             return (int) rw;
@@ -418,12 +408,7 @@ final class OlcReader {
         int[] cc = t.innerKids.chunk(chunk(node));
         int co = blockOffset(node);
         int tt = (cc[co] | cc[co + IB / 2]) & Prefetch.zero();
-        long[] kc = t.innerKeys.chunk(chunk(node));
-        int off = keyOffset(node);
-        int c = NodeSearch.succGT(kc, off, key);
-        if (bounds != null) {
-            bounds.narrow(kc, off, c);
-        }
+        int c = NodeSearch.succGT(t.innerKeys.chunk(chunk(node)), keyOffset(node), key);
         return cc[co + KID0 + c + tt];
     }
 
@@ -451,152 +436,21 @@ final class OlcReader {
 
     /**
      * A read-only descent to the leaf whose range holds {@code key} (below MAXKEY): fills the probe's
-     * leaf, its version (read before its parent was validated) and its range's bounds. False: restart.
+     * leaf and its version (read before its parent was validated). False: restart.
      */
     static boolean descend(OlcNodes t, long key, Probe p) {
         long rw = t.rootWord;
-        long at = lastInner(t, key, rw, p, false);
+        long at = lastInner(t, key, rw, false);
         if (at == RESTART) {
             return false;
         }
-        int leaf = childOf(t, at, key, rw, p);
+        int leaf = childOf(t, at, key, rw);
         long v = couple(t, at, leaf, rw, true);
         if (v == RESTART) {
             return false;
         }
         p.leaf = leaf;
         p.version = v;
-        return true;
-    }
-
-    // ---- neighbours -----------------------------------------------------------------------------
-
-    /** Whether every (node, version) the probe saw is still at that version. */
-    static boolean allValid(OlcNodes t, Probe p) {
-        long[] seen = p.seen;
-        for (int j = 0; j < p.seenCount; j++) {
-            int node = (int) seen[2 * j];
-            long v = seen[2 * j + 1];
-            boolean ok = node == Probe.MAX_RECORD ? VersionLock.valid(t.maxRecord, VERSION, v) : t.leafValid(node, v);
-            if (!ok) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * The nearest key to {@code key}: the least above it ({@code above}) or the greatest below, the
-     * key itself included if {@code inclusive}. Sets {@code p.found}, {@code p.key}, {@code p.value}.
-     */
-    static void near(OlcNodes t, long key, boolean above, boolean inclusive, Probe p) {
-        int failures = 0;
-        for (;;) {
-            try {
-                if (above ? nearAbove(t, key, inclusive, p) : nearBelow(t, key, inclusive, p)) {
-                    return;
-                }
-            } catch (IndexOutOfBoundsException | NullPointerException e) {
-                failures = failedRead(e, failures);
-            }
-        }
-    }
-
-    private static boolean nearAbove(OlcNodes t, long key, boolean inclusive, Probe p) {
-        p.resetSeen();
-        p.found = false;
-        if (key == MAXKEY) {
-            return !inclusive || readMax(t, p);
-        }
-        long target = key;
-        boolean incl = inclusive;
-        for (;;) {
-            if (!descend(t, target, p)) {
-                return false;
-            }
-            int leaf = p.leaf;
-            int k = chunk(leaf);
-            int off = keyOffset(leaf);
-            long[] kc = t.leafKeys.chunk(k);
-            int s = incl ? NodeSearch.succGE(kc, off, target) : NodeSearch.succGT(kc, off, target);
-            int bits = bitsFrom((int) t.leafHdr.chunk(k)[leafHdrOffset(leaf) + META] & FULL, s);
-            p.see(leaf, p.version);
-            if (bits != 0) {
-                int slot = Integer.numberOfTrailingZeros(bits);
-                p.key = kc[off + slot];
-                p.value = t.leafVals.chunk(k)[off + slot];
-                p.found = true;
-                return allValid(t, p);
-            }
-            if (!p.hasHigh) {
-                return readMax(t, p);
-            }
-            // Nothing at or above target in this leaf: everything else lies at or above its bound.
-            target = p.high;
-            incl = true;
-        }
-    }
-
-    private static boolean nearBelow(OlcNodes t, long key, boolean inclusive, Probe p) {
-        p.resetSeen();
-        p.found = false;
-        if (key == MAXKEY && inclusive) {
-            if (!readMax(t, p)) {
-                return false;
-            }
-            if (p.found) {
-                return true;
-            }
-        }
-        // The leaves hold keys below MAXKEY only, and a descent for MAXKEY itself would follow
-        // the dead child of a gap (gaps hold MAXKEY): look for the greatest key <= MAXKEY - 1.
-        long target = key == MAXKEY ? MAXKEY - 1 : key;
-        boolean incl = inclusive || key == MAXKEY;
-        for (;;) {
-            if (!descend(t, target, p)) {
-                return false;
-            }
-            int leaf = p.leaf;
-            int k = chunk(leaf);
-            int off = keyOffset(leaf);
-            long[] kc = t.leafKeys.chunk(k);
-            int s = incl ? NodeSearch.succGT(kc, off, target) : NodeSearch.succGE(kc, off, target);
-            int bits = bitsBelow((int) t.leafHdr.chunk(k)[leafHdrOffset(leaf) + META] & FULL, s);
-            p.see(leaf, p.version);
-            if (bits != 0) {
-                int slot = highestBit(bits);
-                p.key = kc[off + slot];
-                p.value = t.leafVals.chunk(k)[off + slot];
-                p.found = true;
-                return allValid(t, p);
-            }
-            if (!p.hasLow) {
-                return allValid(t, p);
-            }
-            // Nothing at or below target here: the rest lies below this leaf's lower bound.
-            target = p.low - 1;
-            incl = true;
-        }
-    }
-
-    /** Reads the out-of-band record into the probe as the answer (if present) and validates all. */
-    private static boolean readMax(OlcNodes t, Probe p) {
-        long[] mr = t.maxRecord;
-        long v = VersionLock.read(mr, VERSION);
-        if (VersionLock.isLocked(v)) {
-            return false;
-        }
-        boolean present = mr[1] != 0;
-        long value = mr[2];
-        p.see(Probe.MAX_RECORD, v);
-        if (!allValid(t, p)) {
-            return false;
-        }
-        if (present) {
-            p.found = true;
-            p.key = MAXKEY;
-            p.value = value;
-        }
         return true;
     }
 
@@ -635,9 +489,12 @@ final class OlcReader {
             OlcCursor c = new OlcCursor(t);
             long end = hi == MAXKEY ? MAXKEY - 1 : hi; // leaves hold keys below MAXKEY only
             boolean more = c.loadCovering(lo);
+            long at = lo;
             while (true) {
-                // Slots of the snapshot with keys in [lo, end].
-                int bits = c.slotsBetween(lo, end);
+                // Slots of the snapshot with keys in [at, end]. Past the first leaf, at is the
+                // last copy's HIGH: the next copy may reach below it (its range took over an emptied
+                // leaf's since), and a key put back there must not be visited twice.
+                int bits = c.slotsBetween(at, end);
                 if (visitor == null) {
                     n += Integer.bitCount(bits);
                 } else {
@@ -652,7 +509,8 @@ final class OlcReader {
                 if (!more || c.snapHigh > end) {
                     break;
                 }
-                more = c.loadCovering(c.snapHigh);
+                at = c.snapHigh;
+                more = c.loadNext();
             }
         }
         if (hi == MAXKEY) {

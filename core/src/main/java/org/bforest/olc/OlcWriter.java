@@ -30,12 +30,13 @@ import org.bforest.kernel.NodeSearch;
 import org.bforest.spi.PackedLeaves;
 
 /**
- * The write side of the concurrent BS-tree: put and delete (through the mirror, or by lock
- * coupling), leaf and inner splits, the out-of-band {@code Long.MAX_VALUE}, and the upkeep of the
- * inner levels' mirror. Static methods handed the tree (see {@link OlcNodes} for why);
- * {@link #mirroredWrite}, the hot path of put and remove, is the code it was, in a final class. The
- * node writers ({@link #writeLeaf}, {@link #writeInner}) and {@link #copyMirror} also serve
- * {@link OlcBulkLoad}.
+ * The write side of the concurrent BS-tree: put and delete and the conditional writes (through the
+ * mirror, or by lock coupling; one mode argument, see {@link #PUT}), leaf and inner splits, the
+ * out-of-band {@code Long.MAX_VALUE}, and the upkeep of the inner levels' mirror. A leaf that a
+ * delete empties is handed to {@link OlcUnlinker}, whose locking follows the rules below. Static
+ * methods handed the tree (see {@link OlcNodes} for why); {@link #mirroredWrite}, the hot path of
+ * put and remove, is the code it was, in a final class. The node writers ({@link #writeLeaf},
+ * {@link #writeInner}) and {@link #copyMirror} also serve {@link OlcBulkLoad}.
  *
  * <h2>Why the locking is deadlock-free</h2>
  * <ol>
@@ -47,13 +48,17 @@ import org.bforest.spi.PackedLeaves;
  *     form no cycle of waiting, whatever the order they are taken in; the orders are: a leaf alone
  *     (an update, an insert with room, a delete); an inner node's parent, then the node
  *     ({@link #splitFullInner}, top-down); a leaf, then its parent ({@link #splitFullLeaf}: the
- *     leaf is locked when the insert finds it full).</li>
+ *     leaf is locked when the insert finds it full); an unlink's inner nodes top-down, the emptied
+ *     leaf, the leaf before it, the leaf after it ({@link OlcUnlinker}); a root alone (its
+ *     replacement by its only child); the leaves of a neighbour walk in walk order
+ *     ({@link OlcNeighbours}, after repeated restarts).</li>
  * <li><b>The mirror's lock ends every wait.</b> The one lock a writer waits for is the mirror's
  *     {@code StampedLock}. Its read lock is held by each section that changes inner nodes, maybe
  *     with a leaf already locked ({@link #splitFullLeaf}); its write lock only by
  *     {@link #growMirror}, which holds no node lock and copies the nodes without locking them. No
  *     holder waits for anything while it holds it: a read section only try-locks, allocates
- *     (the storage's monitor is held only to add a chunk), writes and unlocks; the copy only reads.
+ *     (the storage's monitor is held only to add a chunk, the free lists' only to push or pop an
+ *     id), writes and unlocks; the copy only reads.
  *     {@link #lockMirror} grows the mirror before it takes the read lock and {@link #unlockMirror}
  *     after it released it, so no thread waits for the write lock while it holds the read lock.</li>
  * <li>The {@code Long.MAX_VALUE} record's lock is waited for ({@link #lockMax} spins), but its
@@ -79,16 +84,22 @@ import org.bforest.spi.PackedLeaves;
  *
  * <h2>What the readers rely on</h2>
  * <ol start="7">
- * <li>A leaf split fills the new right leaf (keys, values, fences) and publishes it with a release
- *     store before the separator links it, and narrows the left leaf's HIGH fence in the locked
- *     section that moves the keys out: at every version, a leaf holds exactly the keys within its
- *     fences. A new inner node is filled before its parent's unlock or the root word's volatile
- *     store links it. Nodes are never merged or freed: an emptied leaf stays in the tree and
- *     takes later inserts into its key range.</li>
+ * <li>A leaf split fills the new right leaf (keys, values, fences, its chain links, and the PREV of
+ *     the leaf after it) and publishes it with a release store before the separator links it, and
+ *     narrows the left leaf's HIGH fence in the locked section that moves the keys out: at every
+ *     version, a leaf holds exactly the keys within its fences. A new inner node (fresh or reused)
+ *     is filled and {@link OlcNodes#publishInner}ed before its parent's unlock or the root word's
+ *     volatile store links it. An unlink hands an emptied leaf's range to a neighbour in one
+ *     locked section ({@link OlcUnlinker}); freed nodes stay locked until reused
+ *     ({@link NodeRecycler}).</li>
  * <li>Inserts split a full inner node when they pass it (Leis et al.'s eager split), so the parent
- *     of a leaf always has a free slot; a full leaf then splits and hands its separator to the
- *     parent at once, without a restart: the BS-tree paper's relaxation of OLC for gapped nodes.
- *     Deletes clear their slot (the paper's Algorithm 5).</li>
+ *     of a leaf always has a free slot (unlinks only take separators out); a full leaf then splits
+ *     and hands its separator to the parent at once, without a restart: the BS-tree paper's
+ *     relaxation of OLC for gapped nodes. Deletes clear their slot (the paper's Algorithm 5).</li>
+ * <li>A conditional write that changes nothing (a key absent, a value not the expected one, a
+ *     PUT_IF_ABSENT of a key there) answers from a read of the leaf it validates; one that changes
+ *     locks the leaf from the version it read, so the comparison it made is exact: each is one
+ *     atomic step.</li>
  * </ol>
  */
 final class OlcWriter {
@@ -96,6 +107,24 @@ final class OlcWriter {
     }
 
     // ---- put and delete -------------------------------------------------------------------------
+
+    /*
+     * What a write does with the key's slot (an int, so that put and remove pass a constant and
+     * their paths fold it away). Modes from REPLACE on change only a key that is there; modes from
+     * REPLACE_IF on only one whose value is the expected one. Every mode answers ABSENT_MARK or the
+     * encoded value the key had; it changes nothing where it answers from a validated read.
+     */
+    /** Insert, or replace the value. */
+    static final int PUT = 0;
+    /** Insert only: a key that is there keeps its value, which is the answer. */
+    static final int PUT_IF_ABSENT = 1;
+    /** Replace the value of a key that is there; nothing else. */
+    static final int REPLACE = 2;
+    static final int REMOVE = 3;
+    /** Replace the value only if it is the expected one (the answer is ABSENT_MARK otherwise). */
+    static final int REPLACE_IF = 4;
+    /** Remove the key only if its value is the expected one. */
+    static final int REMOVE_IF = 5;
 
     /**
      * Puts; returns ABSENT_MARK if the key was new, else the encoded previous value. An update, or
@@ -105,19 +134,42 @@ final class OlcWriter {
      */
     static long insert(OlcNodes t, long key, long value) {
         if (key == MAXKEY) {
-            return putMax(t, value);
+            return writeMax(t, value, PUT, 0);
         }
         long r = mirroredWrite(t, key, value, false);
-        return r != FALLBACK_MARK ? r : coupledInsert(t, key, value);
+        return r != FALLBACK_MARK ? r : coupledInsert(t, key, value, PUT);
     }
 
     /** Removes; returns ABSENT_MARK if the key was not there, else the encoded previous value. */
     static long delete(OlcNodes t, long key) {
         if (key == MAXKEY) {
-            return removeMax(t);
+            return writeMax(t, 0, REMOVE, 0);
         }
         long r = mirroredWrite(t, key, 0, true);
-        return r != FALLBACK_MARK ? r : coupledDelete(t, key);
+        return r != FALLBACK_MARK ? r : coupledChange(t, key, 0, REMOVE, 0);
+    }
+
+    /**
+     * A write in {@code mode} (see {@link #PUT}), one atomic step under the leaf's lock or answered
+     * from one validated read of the leaf. {@code expected} counts for REPLACE_IF and REMOVE_IF only.
+     * PUT and REMOVE go the way of {@link #insert} and {@link #delete}.
+     */
+    static long write(OlcNodes t, long key, long value, int mode, long expected) {
+        if (mode == PUT) {
+            return insert(t, key, value);
+        }
+        if (mode == REMOVE) {
+            return delete(t, key);
+        }
+        if (key == MAXKEY) {
+            return writeMax(t, value, mode, expected);
+        }
+        long r = mirroredChange(t, key, value, mode, expected);
+        if (r != FALLBACK_MARK) {
+            return r;
+        }
+        return mode == PUT_IF_ABSENT ? coupledInsert(t, key, value, mode)
+                : coupledChange(t, key, value, mode, expected);
     }
 
     /**
@@ -125,7 +177,8 @@ final class OlcWriter {
      * trusted once its version and fences say it is the key's leaf, then locked from the version
      * read, so that everything read before the lock is exact. Returns as {@link #insert} or
      * {@link #delete} would, or {@link OlcNodes#FALLBACK_MARK} for an insert that must split a leaf or
-     * after {@link OlcNodes#FAST_TRIES} failed tries.
+     * after {@link OlcNodes#FAST_TRIES} failed tries. Apart from {@link #mirroredChange} (the same
+     * for the other modes) so that the hot paths stay the size the JIT inlines whole.
      */
     private static long mirroredWrite(OlcNodes t, long key, long value, boolean remove) {
         for (int tries = FAST_TRIES; tries > 0; tries--) {
@@ -145,12 +198,12 @@ final class OlcWriter {
                 if (owns && VersionLock.isReadable(v)) {
                     if (remove && !found) {
                         if (VersionLock.valid(hc, ho + VERSION, v)) {
-                            return ABSENT_MARK;
+                            return unchanged(t, false, bm, REMOVE, 0, key);
                         }
                     } else if (!remove && !found && bm == FULL) {
                         return FALLBACK_MARK; // a split
                     } else if (VersionLock.tryLock(hc, ho + VERSION, v)) {
-                        return remove ? deleteLocked(t, kc, vc, hc, off, ho, q, bm)
+                        return remove ? deleteLocked(t, kc, vc, hc, off, ho, q, bm, key)
                                 : insertLocked(t, kc, vc, hc, off, ho, q, found, bm, key, value);
                     }
                 }
@@ -160,6 +213,67 @@ final class OlcWriter {
             Thread.onSpinWait();
         }
         return FALLBACK_MARK;
+    }
+
+    /**
+     * {@link #mirroredWrite} for the modes other than PUT and REMOVE: a write that changes nothing
+     * answers from the leaf's validated read; one that changes locks the leaf from the version read.
+     */
+    private static long mirroredChange(OlcNodes t, long key, long value, int mode, long expected) {
+        for (int tries = FAST_TRIES; tries > 0; tries--) {
+            try {
+                int leaf = OlcReader.routeLeaf(t, key);
+                int k = chunk(leaf);
+                int ho = leafHdrOffset(leaf);
+                int off = keyOffset(leaf);
+                long[] hc = t.leafHdr.chunk(k);
+                long[] kc = t.leafKeys.chunk(k);
+                long[] vc = t.leafVals.chunk(k);
+                long v = VersionLock.read(hc, ho + VERSION);
+                int q = NodeSearch.succGT(kc, off, key);
+                boolean found = q != 0 && kc[off + q - 1] == key;
+                int bm = (int) hc[ho + META];
+                long old = found ? vc[off + q - 1] : 0;
+                boolean owns = hc[ho + LOW] <= key && key < hc[ho + HIGH];
+                if (owns && VersionLock.isReadable(v)) {
+                    if (found ? keeps(mode, old, expected) : mode >= REPLACE) {
+                        if (VersionLock.valid(hc, ho + VERSION, v)) {
+                            return unchanged(t, found, bm, mode, old, key);
+                        }
+                    } else if (!found && bm == FULL) {
+                        return FALLBACK_MARK; // a split
+                    } else if (VersionLock.tryLock(hc, ho + VERSION, v)) {
+                        return mode == REMOVE_IF ? deleteLocked(t, kc, vc, hc, off, ho, q, bm, key)
+                                : insertLocked(t, kc, vc, hc, off, ho, q, found, bm, key, value);
+                    }
+                }
+            } catch (IndexOutOfBoundsException | NullPointerException e) {
+                // a bad child id from the mirror read mid-change: a failed try
+            }
+            Thread.onSpinWait();
+        }
+        return FALLBACK_MARK;
+    }
+
+    /** Whether a key that is there, with value {@code old}, stays as it is in {@code mode} (not PUT or REMOVE). */
+    private static boolean keeps(int mode, long old, long expected) {
+        return mode == PUT_IF_ABSENT || mode >= REPLACE_IF && old != expected;
+    }
+
+    /**
+     * The answer of a write that changed nothing, from a leaf read and validated: the value for a
+     * PUT_IF_ABSENT that found the key, else ABSENT_MARK. A validated empty leaf (a delete of a key
+     * that is not there) is handed to {@link OlcUnlinker#metEmpty}: an emptied leaf whose unlink
+     * was put off is reclaimed by whatever meets it.
+     */
+    private static long unchanged(OlcNodes t, boolean found, int bm, int mode, long old, long key) {
+        if (found) {
+            return mode == PUT_IF_ABSENT ? encodePrevious(old) : ABSENT_MARK;
+        }
+        if (bm == 0) {
+            OlcUnlinker.metEmpty(t, key);
+        }
+        return ABSENT_MARK;
     }
 
     /**
@@ -185,27 +299,39 @@ final class OlcWriter {
         return ABSENT_MARK;
     }
 
-    /** Clears slot {@code q - 1} of a leaf this thread locked at the version it read {@code q} and {@code bm} at; unlocks it. */
-    private static long deleteLocked(OlcNodes t, long[] kc, long[] vc, long[] hc, int off, int ho, int q, int bm) {
+    /**
+     * Clears slot {@code q - 1} of a leaf this thread locked at the version it read {@code q} and
+     * {@code bm} at; unlocks it. A leaf it empties is unlinked ({@link OlcUnlinker#emptied}) after
+     * the unlock: the delete has happened by then, whatever the unlink does.
+     */
+    private static long deleteLocked(OlcNodes t, long[] kc, long[] vc, long[] hc, int off, int ho, int q, int bm,
+            long key) {
         long previous = vc[off + q - 1];
         vc[off + q - 1] = 0;
-        hc[ho + META] = GapSlots.clearSlot(kc, off, bm, q - 1);
+        int left = GapSlots.clearSlot(kc, off, bm, q - 1);
+        hc[ho + META] = left;
         VersionLock.unlock(hc, ho + VERSION);
         t.size.decrement();
+        if (left == 0) {
+            OlcUnlinker.emptied(t, key);
+        }
         return encodePrevious(previous);
     }
 
-    /** {@link #insert} by optimistic lock coupling ({@link OlcReader#lastInner}), splitting as it must. */
-    private static long coupledInsert(OlcNodes t, long key, long value) {
+    /**
+     * A PUT or PUT_IF_ABSENT by optimistic lock coupling ({@link OlcReader#lastInner}), splitting as
+     * it must.
+     */
+    private static long coupledInsert(OlcNodes t, long key, long value, int mode) {
         int failures = 0;
         for (;;) {
             try {
                 long rw = t.rootWord;
-                long at = OlcReader.lastInner(t, key, rw, null, true);
+                long at = OlcReader.lastInner(t, key, rw, true);
                 if (at == RESTART) {
                     continue;
                 }
-                int node = OlcReader.childOf(t, at, key, rw, null);
+                int node = OlcReader.childOf(t, at, key, rw);
                 int parent = OlcReader.nodeOf(at);
                 long pv = OlcReader.versionOf(at);
                 if (OlcReader.fullNext(at)) {
@@ -231,6 +357,13 @@ final class OlcWriter {
                 int q = NodeSearch.succGT(kc, off, key);
                 boolean found = q != 0 && kc[off + q - 1] == key;
                 int bm = (int) hc[ho + META];
+                if (found && mode == PUT_IF_ABSENT) {
+                    long old = vc[off + q - 1];
+                    if (!VersionLock.valid(hc, ho + VERSION, v)) {
+                        continue;
+                    }
+                    return encodePrevious(old);
+                }
                 if (!VersionLock.tryLock(hc, ho + VERSION, v)) {
                     continue;
                 }
@@ -249,17 +382,20 @@ final class OlcWriter {
         }
     }
 
-    /** {@link #delete} by optimistic lock coupling ({@link OlcReader#lastInner}). */
-    private static long coupledDelete(OlcNodes t, long key) {
+    /**
+     * A write that changes only a key that is there (REPLACE, REMOVE, REPLACE_IF, REMOVE_IF) by
+     * optimistic lock coupling ({@link OlcReader#lastInner}); it never splits.
+     */
+    private static long coupledChange(OlcNodes t, long key, long value, int mode, long expected) {
         int failures = 0;
         for (;;) {
             try {
                 long rw = t.rootWord;
-                long at = OlcReader.lastInner(t, key, rw, null, false);
+                long at = OlcReader.lastInner(t, key, rw, false);
                 if (at == RESTART) {
                     continue;
                 }
-                int leaf = OlcReader.childOf(t, at, key, rw, null);
+                int leaf = OlcReader.childOf(t, at, key, rw);
                 long v = OlcReader.couple(t, at, leaf, rw, true);
                 if (v == RESTART) {
                     continue;
@@ -268,20 +404,23 @@ final class OlcWriter {
                 int off = keyOffset(leaf);
                 int ho = leafHdrOffset(leaf);
                 long[] kc = t.leafKeys.chunk(k);
+                long[] vc = t.leafVals.chunk(k);
                 long[] hc = t.leafHdr.chunk(k);
                 int q = NodeSearch.succGT(kc, off, key);
                 boolean found = q != 0 && kc[off + q - 1] == key;
                 int bm = (int) hc[ho + META];
-                if (!found) {
+                long old = found ? vc[off + q - 1] : 0;
+                if (!found || keeps(mode, old, expected)) {
                     if (!VersionLock.valid(hc, ho + VERSION, v)) {
                         continue;
                     }
-                    return ABSENT_MARK;
+                    return unchanged(t, found, bm, mode, old, key);
                 }
                 if (!VersionLock.tryLock(hc, ho + VERSION, v)) {
                     continue;
                 }
-                return deleteLocked(t, kc, t.leafVals.chunk(k), hc, off, ho, q, bm);
+                return mode == REMOVE || mode == REMOVE_IF ? deleteLocked(t, kc, vc, hc, off, ho, q, bm, key)
+                        : insertLocked(t, kc, vc, hc, off, ho, q, true, bm, key, value);
             } catch (IndexOutOfBoundsException | NullPointerException e) {
                 failures = failedRead(e, failures);
             }
@@ -314,6 +453,8 @@ final class OlcWriter {
                     int root = t.newInner(h + 1);
                     long sep = splitInner(t, node, right);
                     writeRoot(t, root, node, sep, right);
+                    t.publishInner(right);
+                    t.publishInner(root);
                     InnerMirror m = t.mirror;
                     mirrorNode(t, m, node);
                     mirrorNode(t, m, right);
@@ -341,6 +482,7 @@ final class OlcWriter {
                 try {
                     int right = t.newInner(h);
                     long sep = splitInner(t, node, right);
+                    t.publishInner(right);
                     insertSeparator(t, parent, sep, right);
                     InnerMirror m = t.mirror;
                     mirrorNode(t, m, right);
@@ -375,6 +517,7 @@ final class OlcWriter {
                     int root = t.newInner(1);
                     long sep = splitLeaf(t, leaf, q, key, value, right);
                     writeRoot(t, root, leaf, sep, right);
+                    t.publishInner(root);
                     mirrorNode(t, t.mirror, root);
                     t.rootWord = 1L << 32 | root;
                     return true;
@@ -417,10 +560,20 @@ final class OlcWriter {
         long[] hc = t.leafHdr.chunk(k);
         int ho = leafHdrOffset(leaf);
         t.setFences(right, sep, hc[ho + HIGH]);
+        // Into the chain: the next leaf's PREV is written under this leaf's lock (the leaf before
+        // it) and before the new leaf is published, so that nobody else can lock the new leaf yet.
+        int next = t.nextLeaf(leaf);
+        t.setLinks(right, next, leaf);
+        if (next != NONE) {
+            t.setPrev(next, right);
+        } else {
+            t.lastLeaf = right;
+        }
         // Readable before the separator links it: a reader that reaches it early acquires it whole.
         t.publishLeaf(right);
         writeLeaf(t, leaf, sk, sv, 0, left);
         hc[ho + HIGH] = sep;
+        t.setNext(leaf, right);
         return sep;
     }
 
@@ -496,7 +649,7 @@ final class OlcWriter {
      * mirror by a larger one if the section's new nodes might not fit. Blocks only while a mirror
      * is being copied, and the copier waits for no node lock, so holding node locks here is safe.
      */
-    private static long lockMirror(OlcNodes t) {
+    static long lockMirror(OlcNodes t) {
         if (t.innerCount.get() + 2 > t.mirror.capacity) {
             growMirror(t);
         }
@@ -508,7 +661,7 @@ final class OlcWriter {
      * mirror's end (each checked before the others allocated); their nodes were skipped, so the
      * mirror is copied now rather than at the next split, which may never come.
      */
-    private static void unlockMirror(OlcNodes t, long stamp) {
+    static void unlockMirror(OlcNodes t, long stamp) {
         t.mirrorLock.unlockRead(stamp);
         if (t.innerCount.get() > t.mirror.capacity) {
             growMirror(t);
@@ -545,7 +698,7 @@ final class OlcWriter {
      * linked, so the node does not change meanwhile. A node past the mirror's end is skipped: look-ups
      * that need it fall back to lock coupling until the next {@link #growMirror} copies it.
      */
-    private static void mirrorNode(OlcNodes t, InnerMirror m, int id) {
+    static void mirrorNode(OlcNodes t, InnerMirror m, int id) {
         int n = Pinned.denseOf(id);
         if (n >= m.capacity) {
             return;
@@ -573,33 +726,23 @@ final class OlcWriter {
         }
     }
 
-    private static long putMax(OlcNodes t, long value) {
+    /** {@link #write} for the out-of-band {@code Long.MAX_VALUE}, under its record's lock. */
+    private static long writeMax(OlcNodes t, long value, int mode, long expected) {
         long[] mr = t.maxRecord;
         lockMax(mr);
         boolean present = mr[1] != 0;
         long previous = mr[2];
-        mr[1] = 1;
-        mr[2] = value;
-        VersionLock.unlock(mr, VERSION);
-        if (present) {
-            return encodePrevious(previous);
+        boolean removing = mode == REMOVE || mode == REMOVE_IF;
+        boolean change = present ? mode != PUT_IF_ABSENT && (mode < REPLACE_IF || previous == expected)
+                : mode <= PUT_IF_ABSENT;
+        if (change) {
+            mr[1] = removing ? 0 : 1;
+            mr[2] = removing ? 0 : value;
         }
-        t.size.increment();
-        return ABSENT_MARK;
-    }
-
-    private static long removeMax(OlcNodes t) {
-        long[] mr = t.maxRecord;
-        lockMax(mr);
-        boolean present = mr[1] != 0;
-        long previous = mr[2];
-        mr[1] = 0;
-        mr[2] = 0;
         VersionLock.unlock(mr, VERSION);
-        if (!present) {
-            return ABSENT_MARK;
+        if (change && present == removing) {
+            t.size.add(removing ? -1 : 1);
         }
-        t.size.decrement();
-        return encodePrevious(previous);
+        return present && (change || mode == PUT_IF_ABSENT) ? encodePrevious(previous) : ABSENT_MARK;
     }
 }

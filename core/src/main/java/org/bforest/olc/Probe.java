@@ -1,15 +1,13 @@
 package org.bforest.olc;
 
-import static org.bforest.kernel.GapSlots.MAXKEY;
-import static org.bforest.kernel.GapSlots.N;
-
 import java.util.Arrays;
 
 /**
- * What a read-only descent found: the leaf, the version it had when its parent was validated, and
- * the leaf's key range {@code [low, high)} as the separators on the path bound it. A query that
- * crosses leaves records every (leaf, version) it read in {@link #seen} and validates them all at
- * the end, so that its answer held at one instant (linearizable), not leaf by leaf.
+ * What a read-only descent found: the leaf and the version it had when its parent was validated.
+ * A query that crosses leaves records every (leaf, version) it read in {@link #seen} and validates
+ * them all at the end, so that its answer held at one instant (linearizable), not leaf by leaf;
+ * the walk under locks ({@link OlcNeighbours}) keeps the leaves it holds there. It also notes the
+ * first empty leaf it met (by a key of its range), for {@link OlcUnlinker#metEmpty}.
  *
  * <p>One per call of a neighbour query (the JIT usually removes it), one per cursor.
  */
@@ -19,35 +17,19 @@ class Probe {
 
     int leaf;
     long version;
-    boolean hasLow;
-    long low;
-    boolean hasHigh;
-    long high;
 
     /** A neighbour query's answer: whether there is one, its key and value. */
     boolean found;
     long key;
     long value;
 
+    /** Whether the query met an empty leaf, and a key in that leaf's range. */
+    boolean emptySeen;
+    long emptyKey;
+
     /** Pairs (node id, version) read so far, {@link #seenCount} of them. */
     long[] seen;
     int seenCount;
-
-    /**
-     * Narrows the leaf's range by the separators around child {@code c} of the inner node whose keys
-     * start at {@code kc[off]} (a descent calls it on every level: the deepest separators are the
-     * tightest bounds).
-     */
-    final void narrow(long[] kc, int off, int c) {
-        if (c > 0) {
-            low = kc[off + c - 1];
-            hasLow = true;
-        }
-        if (c < N && kc[off + c] != MAXKEY) {
-            high = kc[off + c];
-            hasHigh = true;
-        }
-    }
 
     final void resetSeen() {
         seenCount = 0;
@@ -62,5 +44,13 @@ class Probe {
         seen[2 * seenCount] = node;
         seen[2 * seenCount + 1] = version;
         seenCount++;
+    }
+
+    /** Notes a leaf read with bitmap {@code bm} whose range holds {@code key}, if it is the first empty one. */
+    final void noteEmpty(int bm, long key) {
+        if (bm == 0 && !emptySeen) {
+            emptySeen = true;
+            emptyKey = key;
+        }
     }
 }

@@ -13,6 +13,12 @@ import java.lang.invoke.VarHandle;
  * multiple of 4 and no two write sections leave the same word behind (64 bits: no wrap-around
  * within any reader's lifetime).
  *
+ * <p>Bit 0 ({@link #OBSOLETE}) marks a freed node: the writer that unlinks a node keeps it locked
+ * and adds 1 ({@link #retire}), so the word stays locked for every reader and writer (they restart,
+ * or fail their compare-and-set) until the node is reused, when {@link #publish} moves it on to the
+ * next multiple of 4. The word only ever grows, through every life of a node: a version read in
+ * one life never validates in a later one (see {@link NodeRecycler}).
+ *
  * <p>The Java memory model, step by step, as {@code java.util.concurrent.locks.StampedLock}'s
  * optimistic reads do it:
  * <ul>
@@ -31,6 +37,8 @@ import java.lang.invoke.VarHandle;
 final class VersionLock {
     static final long LOCKED = 2;
     static final long STEP = 4;
+    /** Added to a locked word to mark the node freed: {@code word & 3 == 3}, locked for good until reused. */
+    static final long OBSOLETE = 1;
 
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
     /** 32-bit words, for nodes written so rarely that 2^30 write sections cannot wrap (inner nodes). */
@@ -64,12 +72,12 @@ final class VersionLock {
     }
 
     /**
-     * Publishes a node no reader could validate yet (its word still 0): the first version, with a
-     * release store, so every plain write made to the node before it is seen by a reader that
-     * acquires that version.
+     * Publishes a node no reader could validate yet (its word 0, fresh, or {@link #isObsolete},
+     * taken from a free list): the next multiple of 4 above the word, with a release store, so
+     * every plain write made to the node before it is seen by a reader that acquires that version.
      */
     static void publish(long[] words, int at) {
-        WORDS.setRelease(words, at, STEP);
+        WORDS.setRelease(words, at, ((long) WORDS.getOpaque(words, at) | 3) + 1);
     }
 
     /** Whether a version read from a node published with {@link #publish} may be validated: published, unlocked. */
@@ -77,9 +85,28 @@ final class VersionLock {
         return version != 0 && (version & LOCKED) == 0;
     }
 
+    static boolean isObsolete(long version) {
+        return (version & 3) == 3;
+    }
+
+    /** Marks a node this thread holds locked as freed; it stays locked until {@link #publish}. */
+    static void retire(long[] words, int at) {
+        WORDS.setRelease(words, at, (long) WORDS.getOpaque(words, at) + OBSOLETE);
+    }
+
     /** Releases a lock this thread holds, advancing the version. */
     static void unlock(long[] words, int at) {
         WORDS.setRelease(words, at, (long) WORDS.getOpaque(words, at) + LOCKED);
+    }
+
+    /**
+     * Releases a lock this thread took from {@code version} and wrote nothing under: the word goes
+     * back to {@code version}, so a reader that read the node at that version still validates (the
+     * node is as it read it) and a writer that read it may still lock it from there. Only a holder
+     * that made no write at all may do this, or a reader could validate a changed node.
+     */
+    static void unlockUnchanged(long[] words, int at, long version) {
+        WORDS.setRelease(words, at, version);
     }
 
     // ---- the same on a 32-bit word, widened to long for the callers -------------------------
@@ -103,5 +130,13 @@ final class VersionLock {
 
     static void unlock(int[] words, int at) {
         INTS.setRelease(words, at, (int) INTS.getOpaque(words, at) + (int) LOCKED);
+    }
+
+    static void publish(int[] words, int at) {
+        INTS.setRelease(words, at, ((int) INTS.getOpaque(words, at) | 3) + 1);
+    }
+
+    static void retire(int[] words, int at) {
+        INTS.setRelease(words, at, (int) INTS.getOpaque(words, at) + (int) OBSOLETE);
     }
 }

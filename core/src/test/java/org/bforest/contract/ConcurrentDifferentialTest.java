@@ -38,6 +38,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  *     reader threads scan with cursors and ranges meanwhile and must see keys in ascending order.</li>
  * <li><b>Growth</b>: threads insert disjoint random keys into an empty index, so that leaves,
  *     inner nodes and the root split while others descend; the result must hold all of them.</li>
+ * <li><b>Emptied blocks</b>: each thread owns interleaved blocks of consecutive keys and fills one
+ *     block at a time, then empties it, so that whole leaves empty (and a reclaiming structure
+ *     unlinks them) while the neighbouring blocks' leaves change under other threads; it does so
+ *     through the exact and conditional updates and checks every answer, and its first key through
+ *     {@code ceilingKey}.</li>
  * </ul>
  *
  * Interleavings differ from run to run; the operation streams come from the printed seed
@@ -340,5 +345,93 @@ class ConcurrentDifferentialTest {
         }
         System.out.printf("ConcurrentDifferentialTest [%s, growth]: seed %d, %d threads x %,d inserts, %.1f s%n",
                 impl.name(), seed, THREADS, perThread, (System.nanoTime() - t0) / 1e9);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("threadSafe")
+    void blocksFilledAndEmptiedByTheirOwners(Impl impl) throws Exception {
+        long seed = DifferentialTest.BASE_SEED ^ 0xB10C;
+        LongIndex index = impl.empty().get();
+        int block = 40; // several leaves of a 16-slot structure
+        int blocks = 64;
+        int rounds = 2_500 * SCALE;
+        List<TreeMap<Long, Long>> models = new ArrayList<>();
+        List<ThrowingRunnable> bodies = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (int t = 0; t < THREADS; t++) {
+            int me = t;
+            TreeMap<Long, Long> model = new TreeMap<>();
+            models.add(model);
+            SplittableRandom r = new SplittableRandom(seed + 7L * t);
+            bodies.add(() -> {
+                long[] out = new long[1];
+                for (int round = 0; round < rounds; round++) {
+                    int b = r.nextInt(blocks / THREADS) * THREADS + me;
+                    long low = blockKey(b, 0, block);
+                    String at = impl.name() + " seed " + seed + ", thread " + me + ", round " + round + ", block " + b
+                            + ": ";
+                    // Fill: new keys through putIfAbsent (a key there keeps its value), some replaced.
+                    for (int j = 0; j < block; j++) {
+                        long k = blockKey(b, j, block);
+                        long v = valueOf(k, me, round);
+                        Long had = model.putIfAbsent(k, v);
+                        out[0] = 4242;
+                        check(index.putIfAbsent(k, v, out) == (had != null), at + "putIfAbsent(" + k + ")");
+                        check(had == null ? out[0] == 4242 : out[0] == had,
+                                at + "putIfAbsent(" + k + ") handed " + out[0]);
+                        if (r.nextInt(4) == 0) {
+                            long w = valueOf(k, me, round + 1);
+                            check(index.replace(k, model.get(k), w), at + "replace(" + k + ", its value, ...)");
+                            check(!index.replace(k, model.get(k), v), at + "replace(" + k + ", its old value, ...)");
+                            model.put(k, w);
+                        }
+                    }
+                    check(index.ceilingKey(low, 1) == model.ceilingKey(low),
+                            at + "ceilingKey(" + low + ") of a full block");
+                    // Empty: oldest first, as a queue, each through a conditional or an exact remove.
+                    while (true) {
+                        Long first = model.ceilingKey(low);
+                        if (first == null || first >= blockKey(b + 1, 0, block)) {
+                            break;
+                        }
+                        long got = index.ceilingKey(low, 1);
+                        check(got == first,
+                                at + "ceilingKey(" + low + ") = " + got + ", the block's first is " + first);
+                        long v = model.remove(first);
+                        if (r.nextBoolean()) {
+                            check(!index.remove(first, v ^ 1), at + "remove(" + first + ", a value it does not hold)");
+                            check(index.remove(first, v), at + "remove(" + first + ", its value)");
+                        } else {
+                            check(index.remove(first, out) && out[0] == v,
+                                    at + "remove(" + first + ") handed " + out[0]);
+                        }
+                        check(!index.containsKey(first), at + first + " still there");
+                    }
+                    long after = index.ceilingKey(low, 1);
+                    check(after == 1 || after >= blockKey(b + 1, 0, block),
+                            at + "the emptied block still holds " + after);
+                    // Leave a few keys behind now and then, so the index does not stay empty.
+                    for (int j = 0; j < block; j += 1 + r.nextInt(block)) {
+                        long k = blockKey(b, j, block);
+                        long v = valueOf(k, me, round);
+                        model.put(k, v);
+                        check(!index.put(k, v, out), at + "put(" + k + ") into an emptied block");
+                    }
+                }
+            });
+        }
+        runAll(bodies);
+        TreeMap<Long, Long> all = new TreeMap<>();
+        models.forEach(all::putAll);
+        IndexAssertions.checkInvariants(index);
+        assertEquals(all.size(), index.size(), impl + ": size after the threads finished");
+        IndexAssertions.assertMatches(index, all, impl + " seed " + seed + " after the threads finished");
+        System.out.printf("ConcurrentDifferentialTest [%s, emptied blocks]: seed %d, %d threads x %,d rounds, %.1f s%n",
+                impl.name(), seed, THREADS, rounds, (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** Key {@code j} of block {@code b}: consecutive within a block, blocks spread over the long range. */
+    static long blockKey(int b, int j, int block) {
+        return (b - 32L) * 0x0010_0000_0000_0000L + j;
     }
 }

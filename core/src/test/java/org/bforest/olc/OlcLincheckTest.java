@@ -11,11 +11,11 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Lincheck on the concurrent BS-tree: concurrent scenarios of put, get, remove, ceiling, floor
- * and rangeCount, checked for linearizability against a {@code TreeMap} run sequentially, in both
- * of Lincheck's modes. Model checking explores the thread interleavings of small scenarios under
- * sequential consistency (it would pass a reader that skips validation); stress runs them on real
- * threads, where the Java memory model applies.
+ * Lincheck on the concurrent BS-tree: concurrent scenarios of put, get, remove, putIfAbsent, the
+ * value-conditional replace, ceiling, floor and rangeCount, checked for linearizability against a
+ * {@code TreeMap} run sequentially, in both of Lincheck's modes. Model checking explores the thread
+ * interleavings of small scenarios under sequential consistency (it would pass a reader that skips
+ * validation); stress runs them on real threads, where the Java memory model applies.
  *
  * <p>Every scenario starts from a tree bulk-loaded with the even keys 0..88 (four leaves of about
  * 11 keys under an inner root); the operations' keys lie in [0, 24], so inserts of odd keys fill
@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * or two leaves, as the structure promises linearizable ranges only per leaf.
  * {@code -Dbforest.soak=true} runs 15 (model checking) and about 17 (stress) times the iterations,
  * each with ten times the invocations: the stress soak took 9 minutes on 2 vCPUs (2026-11-25),
- * model checking over half an hour.
+ * model checking over half an hour. {@link OlcReclaimLincheckTest} starts from leaves of one or two
+ * keys, so that its removes empty them.
  */
 @Param(name = "key", gen = LongGen.class, conf = "0:24")
 public class OlcLincheckTest {
@@ -52,6 +53,19 @@ public class OlcLincheckTest {
     @Operation
     public long remove(@Param(name = "key") long key) {
         return index.remove(key);
+    }
+
+    /** An insert that may split (the coupled insert's conditional mode); the present value, or ABSENT. */
+    @Operation
+    public long putIfAbsent(@Param(name = "key") long key, @Param(name = "key") long value) {
+        long[] out = new long[1];
+        return index.putIfAbsent(key, value, out) ? out[0] : ABSENT;
+    }
+
+    @Operation
+    public boolean replaceIf(@Param(name = "key") long key, @Param(name = "key") long expected,
+            @Param(name = "key") long value) {
+        return index.replace(key, expected, value);
     }
 
     @Operation
@@ -115,6 +129,15 @@ public class OlcLincheckTest {
         public long remove(long key) {
             Long before = map.remove(key);
             return before == null ? 0 : before;
+        }
+
+        public long putIfAbsent(long key, long value) {
+            Long had = map.putIfAbsent(key, value);
+            return had == null ? ABSENT : had;
+        }
+
+        public boolean replaceIf(long key, long expected, long value) {
+            return map.replace(key, expected, value);
         }
 
         public long ceiling(long key) {
