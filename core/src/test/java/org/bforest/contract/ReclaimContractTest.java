@@ -71,7 +71,7 @@ class ReclaimContractTest {
     static final int DRAIN_ROUNDS = 3;
     /** The mixed test: rounds, and the most keys it holds. */
     static final int MIXED_ROUNDS = TestSubjects.scaled(400, 40);
-    static final int MIXED_CAP = 4000;
+    static final int MIXED_CAP = TestSubjects.scaled(4000, 400);
 
     /** The i-th key of the time-ordered sequence: ascending by 7 (gaps of 6), crossing 0 at i = 100,000. */
     static long key(long i) {
