@@ -17,5 +17,12 @@ public enum Capability {
      * vector width: {@code ./bforest test} reruns the kit on it at 256 bits and on the scalar path
      * ({@code -Dbforest.kit.kernelOnly=true} in core's extra surefire runs).
      */
-    NODE_SEARCH
+    NODE_SEARCH,
+    /**
+     * Deletes give memory back, not only reuse it: once deletes have emptied the index,
+     * {@link org.bforest.LongIndex#memoryBytes()} is back to about a one-key index's (the kit's
+     * queue and stack drains check it). Without it a structure may keep the capacity it emptied
+     * (arrays as allocated, freed nodes on free lists), as long as it reuses it.
+     */
+    SHRINKS
 }

@@ -1,6 +1,7 @@
 package org.bforest.testing;
 
 import static org.bforest.testing.Capability.FAIL_FAST_CURSORS;
+import static org.bforest.testing.Capability.SHRINKS;
 import static org.bforest.testing.Capability.THREAD_SAFE;
 import static org.bforest.testing.Capability.NODE_SEARCH;
 
@@ -20,7 +21,9 @@ public final class CoreStructures implements StructureRegistry {
         EnumSet<Capability> single = EnumSet.of(FAIL_FAST_CURSORS);
         EnumSet<Capability> simd = EnumSet.of(FAIL_FAST_CURSORS, NODE_SEARCH);
         return List.of(
-                new Impl("treemap-model", TreeMapIndex::new, TreeMapIndex::bulkLoad, single),
+                // the model holds an entry per key: a drained model holds nothing
+                new Impl("treemap-model", TreeMapIndex::new, TreeMapIndex::bulkLoad,
+                        EnumSet.of(FAIL_FAST_CURSORS, SHRINKS)),
                 new Impl("bstree", () -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(),
                         (k, v) -> Indexes.bsTreeBuilder().compression(Compression.NEVER).build(k, v), simd),
                 new Impl("cbstree", Indexes::cbsTree, Indexes::cbsTree, simd),

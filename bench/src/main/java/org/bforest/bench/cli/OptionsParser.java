@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.TreeSet;
 import org.bforest.bench.BenchException;
 import org.bforest.bench.structures.Structure;
+import org.bforest.bench.workloads.SlidingWindow;
 import org.bforest.bench.workloads.Workload;
 import org.bforest.bench.workloads.WorkloadGenerator;
 
@@ -69,7 +70,7 @@ public final class OptionsParser {
                                  structure, keys on a log axis, where the cache levels show
                                  as steps
               --ops N            operations per workload, generated before timing (default 250K)
-              --workloads LIST   comma list of A,B,C,D,E,F (default A-E, the BS-tree paper's):
+              --workloads LIST   comma list of A,B,C,D,E,F,W (default A-E, the BS-tree paper's):
                                    A read-only    100% lookups of present keys
                                    B write-only   100% inserts of new keys
                                    C read-write   50% lookups / 50% inserts
@@ -77,6 +78,15 @@ public final class OptionsParser {
                                    E mixed        60% lookups / 35% inserts / 5% deletes
                                    F delete-only  100% deletes of present keys (at most half
                                                   the keys: --ops <= --keys / 2)
+                                   W sliding-window  time-ordered keys, the oldest removed:
+                                                  the dataset's keys sorted, the first --keys
+                                                  bulk-loaded; each put of the next key is
+                                                  followed by the remove of the oldest (a
+                                                  put and a remove are 2 of --ops, at least
+                                                  20). Timed in ten tenths: Mops/s and bytes
+                                                  per live key (memoryBytes()/size()) of
+                                                  each, and after the load, in the table and
+                                                  the CSV's w_ columns. Single-threaded only
               --build MODE       how each repetition builds the structure: bulk (default: a
                                  bulk load of the sorted keys) or stabilized (the CSB+-tree
                                  paper's: bulk-load every 10th key, insert the other 90% in a
@@ -96,7 +106,8 @@ public final class OptionsParser {
               --threads T        threads running each workload (default 1; a comma list runs each).
                                  With T > 1 the structures that are not thread-safe are skipped
                                  with a note (all but bstree-olc and skiplist); the operations are split
-                                 into T contiguous slices run at once
+                                 into T contiguous slices run at once. Workload W runs with 1
+                                 thread only (a note skips it at the other counts)
               --seed S           replaces the datasets' fixed seeds (uniform 1, dense 2,
                                  lognormal 3, u32 3, SOSD sampling 4); operation streams derive from it
               --reps R           timed repetitions per structure and workload (default 3); each
@@ -109,7 +120,9 @@ public final class OptionsParser {
                                  workload, thread count and key count, with the header
                                  structure,dataset,workload,threads,keys,ops,mops,build_s,
                                  bytes_per_key,mops_min,mops_max,reps,batch,
-                                 bytes_per_key_after,values,commit,cpu,vector
+                                 bytes_per_key_after,values,commit,cpu,vector,
+                                 w_bytes_per_key_load,w_bytes_per_key_1..10,
+                                 w_mops_1..10
                                  The first nine as they always were (mops: the median). Then
                                  mops_min, mops_max: the slowest and fastest of the reps timed
                                  repetitions; batch: keys per getAll call (0 but on the A/bN
@@ -117,7 +130,11 @@ public final class OptionsParser {
                                  heap per key held after a workload that writes (empty after
                                  A); values: the --values mode; commit, cpu, vector: the
                                  bforest commit (-dirty: with local changes), the CPU model
-                                 and the node-search kernel the row was measured with
+                                 and the node-search kernel the row was measured with;
+                                 w_...: workload W's rows only (empty on the others):
+                                 bytes per live key after the bulk load and at the end of
+                                 each tenth of the operations (own accounting, first timed
+                                 repetition), Mops/s of each tenth (the median)
               --report DIR       write a report into DIR: index.html (a self-contained page with
                                  charts: throughput, memory per key, build time, ratios, every
                                  figure, notes, machine and JVM; with several --keys, a line
@@ -217,6 +234,7 @@ public final class OptionsParser {
                 : List.of((long) (paper ? Options.PAPER_KEYS : Options.DEFAULT_KEYS)));
         int o = count("--ops", ops != null ? ops : paper ? Options.PAPER_OPS : Options.DEFAULT_OPS, 1);
         deletesFit(workloads, k, o);
+        slidingWindowFits(workloads, k, o, threads);
         return new Options(structures, datasets, k, o, workloads, threads, seed, reps, warmups, csv, report, shift,
                 progress, scale, help, values, batch, build);
     }
@@ -234,6 +252,31 @@ public final class OptionsParser {
                 if (runs > WorkloadGenerator.maxOps(w, n)) {
                     throw new BenchException(WorkloadGenerator.tooManyDeletes(w, n, runs));
                 }
+            }
+        }
+    }
+
+    /**
+     * Refuses workload W where it cannot run: fewer than {@link SlidingWindow#MIN_OPS} operations
+     * at some size (a sweep runs at most as many as the size has keys), or no single-threaded run
+     * (W runs with one thread only; other thread counts skip it with a note).
+     */
+    private static void slidingWindowFits(List<Workload> workloads, List<Integer> sizes, int ops,
+                                          List<Integer> threads) {
+        if (!workloads.contains(Workload.W)) {
+            return;
+        }
+        if (!threads.contains(1)) {
+            throw new BenchException("workload W runs single-threaded only (a sliding window is one sequence in"
+                    + " time: each remove takes the oldest key): add 1 to --threads, or leave workload W out");
+        }
+        for (int n : sizes) {
+            int runs = sizes.size() > 1 ? Math.min(ops, n) : ops;
+            if (runs < SlidingWindow.MIN_OPS) {
+                throw new BenchException("workload W runs its operations in ten tenths of whole put-and-remove pairs:"
+                        + " it needs --ops of at least " + SlidingWindow.MIN_OPS + (sizes.size() > 1
+                        ? " at every size (a size sweep runs at most --keys operations; " + n + " keys here)" : "")
+                        + ", or leave workload W out");
             }
         }
     }

@@ -21,7 +21,14 @@ import org.bforest.bench.runner.RunSummary;
  * otherwise); {@code bytes_per_key_after}, the heap per key held after a workload that writes
  * (empty after a read-only one); {@code values}, the value mode; {@code commit}, {@code cpu} and
  * {@code vector}, what was measured where: the bforest commit, the CPU model and the node-search
- * kernel (the Vector API width, or scalar).
+ * kernel (the Vector API width, or scalar). Then workload W's figures over time, filled on its
+ * rows only (empty on the others): {@code w_bytes_per_key_load}, the structure's bytes per live
+ * key ({@code memoryBytes() / size()}) right after the bulk load; {@code w_bytes_per_key_1} to
+ * {@code _10}, the same at the end of each tenth of the operations (both from the first timed
+ * repetition); {@code w_mops_1} to {@code _10}, each tenth's Mops/s (the median of the timed
+ * repetitions). So "memory per live key after the run at most 1.5 times the figure after the
+ * load" is {@code w_bytes_per_key_10 <= 1.5 * w_bytes_per_key_load}, and "the last tenth at
+ * least 0.8 times as fast as the first" is {@code w_mops_10 >= 0.8 * w_mops_1}.
  *
  * <p>A batched lookup row's {@code workload} is its own name, {@code A/b} and the batch size
  * ("A/b1024"), not "A": a reader that keys rows by structure, dataset, workload and threads
@@ -29,7 +36,12 @@ import org.bforest.bench.runner.RunSummary;
  */
 public final class CsvWriter {
     public static final String HEADER = "structure,dataset,workload,threads,keys,ops,mops,build_s,bytes_per_key,"
-            + "mops_min,mops_max,reps,batch,bytes_per_key_after,values,commit,cpu,vector";
+            + "mops_min,mops_max,reps,batch,bytes_per_key_after,values,commit,cpu,vector,"
+            // workload W's (WindowTables.CSV_COLUMNS, spelt out so that the header is a constant)
+            + "w_bytes_per_key_load,w_bytes_per_key_1,w_bytes_per_key_2,w_bytes_per_key_3,"
+            + "w_bytes_per_key_4,w_bytes_per_key_5,w_bytes_per_key_6,w_bytes_per_key_7,w_bytes_per_key_8,"
+            + "w_bytes_per_key_9,w_bytes_per_key_10,w_mops_1,w_mops_2,w_mops_3,w_mops_4,w_mops_5,w_mops_6,"
+            + "w_mops_7,w_mops_8,w_mops_9,w_mops_10";
 
     private CsvWriter() {
     }
@@ -50,7 +62,7 @@ public final class CsvWriter {
                 quote(run.environment().commit()), quote(run.environment().machine().cpuModel()),
                 quote(run.environment().nodeSearch()));
         for (Result r : run.results()) {
-            out.append(row(r)).append(',').append(where).append('\n');
+            out.append(row(r)).append(',').append(where).append(',').append(WindowTables.csv(r)).append('\n');
         }
     }
 

@@ -57,6 +57,7 @@ public final class HtmlReport implements ReportWriter {
         sweep(sb, d);
         throughput(sb, d);
         memory(sb, d);
+        window(sb, d);
         build(sb, d);
         section(sb, "results", "All results", "Every cell that ran: the median of the timed repetitions, each "
                 + "repetition, the median build time, memory per key both ways and the checksum of the results. "
@@ -319,6 +320,32 @@ public final class HtmlReport implements ReportWriter {
         sb.append("</section>\n");
     }
 
+    /** Workload W's figures over time, when it ran. */
+    private static void window(StringBuilder sb, ReportData d) {
+        boolean any = false;
+        for (ReportData v : views(d)) {
+            any |= WindowTables.html(v) != null;
+        }
+        if (!any) {
+            return;
+        }
+        section(sb, "window", "Sliding window over time (W)", "Workload W puts the next of the time-ordered keys"
+                + " and removes the oldest, the window staying at the number of keys loaded. Per tenth of its"
+                + " operations: B/key, the structure's bytes per live key (memoryBytes() / size()) at the end of"
+                + " the tenth (first timed repetition), beside the figure right after the bulk load; Mops/s, the"
+                + " tenth's median over the timed repetitions. Ratio: the last tenth's B/key over the load's (a"
+                + " structure that reuses what its removes empty stays near 1), and the last tenth's Mops/s over"
+                + " the first's.");
+        for (ReportData v : views(d)) {
+            String table = WindowTables.html(v);
+            if (table != null) {
+                sizeHeading(sb, d, v);
+                sb.append(table);
+            }
+        }
+        sb.append("</section>\n");
+    }
+
     private static void build(StringBuilder sb, ReportData d) {
         if (d.structures().isEmpty()) {
             return;
@@ -373,7 +400,10 @@ public final class HtmlReport implements ReportWriter {
                 .append(Html.esc("The results of every operation are summed into a checksum; single-threaded, all"
                         + " structures must agree on it (a mismatch would be a note)."))
                 .append("</li>\n<li>").append(Html.esc("With more than one thread, the operations are split into"
-                        + " contiguous slices run at once; only thread-safe structures run.")).append("</li>\n</ul>\n")
+                        + " contiguous slices run at once; only thread-safe structures run.")).append("</li>\n")
+                .append(o.workloads().contains(Workload.W) ? "<li>" + Html.esc(TextReport.WINDOW_PROTOCOL
+                        .replaceFirst("^- ", "").replaceAll("\\s+", " ").strip()) + "</li>\n" : "")
+                .append("</ul>\n")
                 .append("</section>\n");
     }
 

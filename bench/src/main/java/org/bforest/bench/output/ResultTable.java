@@ -16,7 +16,8 @@ import org.bforest.bench.workloads.Workload;
  * ran: a size sweep's smallest size first), a row per structure, Mops/s per
  * workload (the median of the timed repetitions, the slowest and fastest in brackets), then build
  * seconds and bytes per key after the build measured both ways; under it, the bytes per key held
- * after each workload that writes. "-" marks a cell that did not run (the notes under the table
+ * after each workload that writes, and workload W's figures per tenth of its operations
+ * ({@link WindowTables}). "-" marks a cell that did not run (the notes under the table
  * say why).
  */
 public final class ResultTable {
@@ -83,6 +84,10 @@ public final class ResultTable {
             if (!after.isEmpty()) {
                 sb.append("B/key held after the workloads that write (first timed repetition), heap after GC / own:\n")
                         .append(after).append('\n');
+            }
+            String window = WindowTables.text(group, run.options().structures());
+            if (!window.isEmpty()) {
+                sb.append(window).append('\n');
             }
         }
         if (groups.isEmpty()) {

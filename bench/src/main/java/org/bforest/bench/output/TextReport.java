@@ -34,6 +34,16 @@ public final class TextReport implements ReportWriter {
         return file;
     }
 
+    /** Workload W's protocol, for the summary and the report. */
+    static final String WINDOW_PROTOCOL = """
+            - Workload W (sliding window, ours): the dataset's loaded and insert keys together, sorted; the
+              first --keys of them bulk-loaded; then each put of the next key is followed by the remove of
+              the oldest key held (a put and a remove count as two operations). Timed in ten tenths of
+              whole pairs; between them, with the clock stopped, the structure's bytes per live key
+              (memoryBytes() / size()) are read. Its memory after the build is its own (other keys than
+              the other workloads'). Single-threaded only.
+            """;
+
     /** What {@code --values} meant for this run, in words. */
     static String valuesText(Options o) {
         return switch (o.values()) {
@@ -117,6 +127,9 @@ public final class TextReport implements ReportWriter {
                 + " afresh for each size (the same seeds)." : ""));
         for (Workload w : o.workloads()) {
             sb.append("    ").append(w.name()).append(' ').append(w.title()).append(": ").append(w.mix()).append('\n');
+        }
+        if (o.workloads().contains(Workload.W)) {
+            sb.append(WINDOW_PROTOCOL);
         }
         sb.append(String.format(Locale.ROOT, """
                 - Lookups and deletes hit present keys, drawn uniformly from the loaded keys (a key deleted

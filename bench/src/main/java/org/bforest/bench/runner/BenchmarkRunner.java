@@ -21,6 +21,7 @@ import org.bforest.bench.structures.Structure;
 import org.bforest.bench.structures.Values;
 import org.bforest.bench.workloads.Op;
 import org.bforest.bench.workloads.Operations;
+import org.bforest.bench.workloads.SlidingWindow;
 import org.bforest.bench.workloads.Workload;
 import org.bforest.bench.workloads.WorkloadGenerator;
 
@@ -49,6 +50,11 @@ import org.bforest.bench.workloads.WorkloadGenerator;
  *
  * <p>With {@code --batch N}, workload A also runs single-threaded as a cell of its own (A/bN):
  * the same lookups through {@link IndexAdapter#runBatched}, N keys a call.
+ *
+ * <p>Workload W (a sliding window, {@link SlidingWindow}) bulk-loads keys of its own, so its
+ * cells build from those, and their memory after the build is measured apart from the other
+ * workloads'. Its run is timed in ten tenths; between them, outside the clock, the runner reads
+ * the structure's bytes per live key. It runs single-threaded only.
  *
  * <p>Checks on the way: each repetition must return the same checksum; single-threaded, every
  * structure must return the same checksum as the reference (treemap when it ran, else the first
@@ -140,6 +146,10 @@ public final class BenchmarkRunner {
         Map<Structure, String> unavailable = new EnumMap<>(Structure.class);
         for (Workload w : options.workloads()) {
             progress.step("dataset " + on(d) + ": generating workload " + w + " (" + w.mix() + ")");
+            if (w == Workload.W) {
+                slidingWindow(d, keys, unavailable);
+                continue;
+            }
             Operations ops = WorkloadGenerator.generate(w, d, opsAt(w, keys));
             for (int threads : options.threads()) {
                 cell(d, values, ops, threads, 0, memory, unavailable);
@@ -147,6 +157,36 @@ public final class BenchmarkRunner {
                     cell(d, values, ops, threads, options.batch(), memory, unavailable);
                 }
             }
+        }
+    }
+
+    /**
+     * Workload W on dataset {@code d}: its own window of keys bulk-loaded (the dataset's keys
+     * sorted, the first {@code keys} of them), its memory after the build measured on its own,
+     * the stabilized build (if asked) planned over its keys; one cell per thread count (every
+     * one but 1 skipped with a note).
+     */
+    private void slidingWindow(Dataset d, int keys, Map<Structure, String> unavailable) {
+        SlidingWindow sw;
+        try {
+            sw = SlidingWindow.generate(d, opsAt(Workload.W, keys));
+        } catch (IllegalArgumentException e) {
+            throw new BenchException("dataset " + d.name() + ": " + e.getMessage());
+        }
+        // The tree holds the window's keys and no more, so the skip for the heap needs counts no insert.
+        Dataset window = new Dataset(d.name(), d.description(), d.seed(), sw.loaded(), new long[0], d.notes());
+        long[] values = Values.of(sw.loaded());
+        StabilizedBuild datasetBuild = stabilized;
+        if (stabilized != null) {
+            stabilized = StabilizedBuild.plan(sw.loaded(), d.seed());
+        }
+        try {
+            Map<Structure, double[]> memory = new EnumMap<>(Structure.class);
+            for (int threads : options.threads()) {
+                cell(window, values, sw.ops(), threads, 0, memory, unavailable);
+            }
+        } finally {
+            stabilized = datasetBuild;
         }
     }
 
@@ -177,10 +217,32 @@ public final class BenchmarkRunner {
         boolean failed;
         double heapAfter = Double.NaN;
         double ownAfter = Double.NaN;
+        /** Workload W: each timed repetition's Mops/s per tenth; else null. */
+        final double[][] tenthMops;
+        /** Workload W: bytes per live key after the load and at the end of each tenth (first timed repetition). */
+        double loadBytes = Double.NaN;
+        double[] tenthBytes;
 
-        Reps(int reps, int steps) {
+        Reps(int reps, int steps, boolean window) {
             mops = new double[reps];
             builds = new double[steps];
+            tenthMops = window ? new double[reps][SlidingWindow.TENTHS] : null;
+        }
+
+        /** Workload W's figures: the median Mops/s of each tenth; null for the other workloads. */
+        WindowFigures window() {
+            if (tenthMops == null) {
+                return null;
+            }
+            double[] median = new double[SlidingWindow.TENTHS];
+            for (int t = 0; t < median.length; t++) {
+                double[] tenth = new double[tenthMops.length];
+                for (int r = 0; r < tenth.length; r++) {
+                    tenth[r] = tenthMops[r][t];
+                }
+                median[t] = median(tenth);
+            }
+            return new WindowFigures(loadBytes, median, tenthBytes);
         }
     }
 
@@ -204,7 +266,7 @@ public final class BenchmarkRunner {
                 advance(steps);
             } else {
                 active.add(s);
-                reps.put(s, new Reps(options.reps(), steps));
+                reps.put(s, new Reps(options.reps(), steps, w == Workload.W));
             }
         }
         BatchBuffers buffers = batch > 0 ? new BatchBuffers(batch, ops.size()) : null;
@@ -223,7 +285,8 @@ public final class BenchmarkRunner {
             if (!st.failed) {
                 double[] mem = memory.get(s);
                 results.add(new Result(s, d.name(), w, threads, batch, d.keyCount(), ops.size(), median(st.mops),
-                        st.mops, median(st.builds), mem[0], mem[1], st.heapAfter, st.ownAfter, st.checksum));
+                        st.mops, median(st.builds), mem[0], mem[1], st.heapAfter, st.ownAfter, st.checksum,
+                        st.window()));
             }
         }
         if (threads == 1) {
@@ -281,11 +344,17 @@ public final class BenchmarkRunner {
             } else {
                 HeapMeter.collect();
             }
+            // Workload W: bytes per live key now and after each tenth, the time of each tenth
+            double loadBytes = w == Workload.W ? a.memoryBytes() / (double) Math.max(1, a.size()) : Double.NaN;
+            double[] tenthSeconds = w == Workload.W ? new double[SlidingWindow.TENTHS] : null;
+            double[] tenthBytes = w == Workload.W ? new double[SlidingWindow.TENTHS] : null;
             progress.phase("run");
             long t0 = System.nanoTime();
             long sum = buffers != null ? runBatched(a, ops, buffers)
+                    : tenthSeconds != null ? runTenths(a, ops, tenthSeconds, tenthBytes)
                     : threads == 1 ? runChunks(a, ops, 0, ops.size(), true) : runThreads(a, ops, threads);
-            double seconds = (System.nanoTime() - t0) / 1e9;
+            // W's clock stops between its tenths, while the runner reads memoryBytes()
+            double seconds = tenthSeconds != null ? Arrays.stream(tenthSeconds).sum() : (System.nanoTime() - t0) / 1e9;
             Blackhole.consume(sum);
             if (r == 0) {
                 st.checksum = sum;
@@ -296,6 +365,16 @@ public final class BenchmarkRunner {
             }
             if (timed) {
                 st.mops[r - options.warmups()] = ops.size() / seconds / 1e6;
+                if (tenthSeconds != null) {
+                    int[] b = SlidingWindow.tenths(ops.size());
+                    for (int t = 0; t < tenthSeconds.length; t++) {
+                        st.tenthMops[r - options.warmups()][t] = (b[t + 1] - b[t]) / tenthSeconds[t] / 1e6;
+                    }
+                    if (r == options.warmups()) {
+                        st.loadBytes = loadBytes;
+                        st.tenthBytes = tenthBytes;
+                    }
+                }
             }
             if (measureAfter) {
                 long held = Math.max(1, a.size());
@@ -349,6 +428,10 @@ public final class BenchmarkRunner {
         if (!s.updatable() && !w.readOnly()) {
             return "it is read-only (no inserts or deletes)";
         }
+        if (w == Workload.W && threads > 1) {
+            return "workload W runs single-threaded: a sliding window is one sequence in time (each remove takes the"
+                    + " oldest key), which slices run at once would not keep";
+        }
         if (threads > 1 && !s.threadSafe()) {
             return "it is not thread-safe";
         }
@@ -379,6 +462,28 @@ public final class BenchmarkRunner {
             if (report) {
                 progress.work(end - from, to - from);
             }
+        }
+        return sum;
+    }
+
+    /**
+     * Workload W's run: the ten tenths of {@link SlidingWindow#tenths} one after the other, each
+     * in chunks as {@link #runChunks} runs them, its time into {@code seconds[t]}; after each, the
+     * clock stopped, the structure's bytes per live key into {@code bytesPerKey[t]}.
+     */
+    private long runTenths(IndexAdapter a, Operations ops, double[] seconds, double[] bytesPerKey) {
+        int[] b = SlidingWindow.tenths(ops.size());
+        int chunk = Math.max(CHUNK, a.preferredChunk());
+        long sum = 0;
+        for (int t = 0; t < SlidingWindow.TENTHS; t++) {
+            long t0 = System.nanoTime();
+            for (int i = b[t]; i < b[t + 1]; i += chunk) {
+                int end = Math.min(b[t + 1], i + chunk);
+                sum += a.run(ops, i, end);
+                progress.work(end, ops.size());
+            }
+            seconds[t] = (System.nanoTime() - t0) / 1e9;
+            bytesPerKey[t] = a.memoryBytes() / (double) Math.max(1, a.size());
         }
         return sum;
     }

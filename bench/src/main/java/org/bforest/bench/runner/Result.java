@@ -20,10 +20,20 @@ import org.bforest.bench.workloads.Workload;
  * @param ownBytesAfter   the structure's own accounting then, per key held (NaN otherwise)
  * @param checksum        the blackhole sum of the operations' results (the same in every
  *                        repetition; compared across structures)
+ * @param window          workload W's figures per tenth of its operations; null for the others
  */
 public record Result(Structure structure, String dataset, Workload workload, int threads, int batch, int keys,
                      int ops, double mops, double[] repMops, double buildSeconds, double heapBytesPerKey,
-                     double ownBytesPerKey, double heapBytesAfter, double ownBytesAfter, long checksum) {
+                     double ownBytesPerKey, double heapBytesAfter, double ownBytesAfter, long checksum,
+                     WindowFigures window) {
+
+    /** A result without workload W's figures (every workload but W). */
+    public Result(Structure structure, String dataset, Workload workload, int threads, int batch, int keys, int ops,
+                  double mops, double[] repMops, double buildSeconds, double heapBytesPerKey, double ownBytesPerKey,
+                  double heapBytesAfter, double ownBytesAfter, long checksum) {
+        this(structure, dataset, workload, threads, batch, keys, ops, mops, repMops, buildSeconds, heapBytesPerKey,
+                ownBytesPerKey, heapBytesAfter, ownBytesAfter, checksum, null);
+    }
 
     /** The workload's name, with "/b" and the batch size for a batched run ("A/b1024"). */
     public String label() {

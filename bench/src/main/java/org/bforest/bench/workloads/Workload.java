@@ -4,8 +4,10 @@ import java.util.List;
 
 /**
  * The five workloads of the BS-tree paper, §8.1 (Tsitsigkos et al.), as percentages of
- * {@link Op#LOOKUP}, {@link Op#INSERT}, {@link Op#DELETE} and {@link Op#SCAN}; and F, deletes
- * only, which the CSB+-tree paper times on its own (its "stabilized" experiment).
+ * {@link Op#LOOKUP}, {@link Op#INSERT}, {@link Op#DELETE} and {@link Op#SCAN}; F, deletes
+ * only, which the CSB+-tree paper times on its own (its "stabilized" experiment); and W, ours, a
+ * sliding window of time-ordered keys: each put of the next ascending key is followed by the
+ * remove of the oldest live one ({@link SlidingWindow} generates it, from keys of its own).
  */
 public enum Workload {
     A("read-only", 100, 0, 0, 0),
@@ -13,7 +15,8 @@ public enum Workload {
     C("read-write", 50, 50, 0, 0),
     D("range-write", 0, 5, 0, 95),
     E("mixed", 60, 35, 5, 0),
-    F("delete-only", 0, 0, 100, 0);
+    F("delete-only", 0, 0, 100, 0),
+    W("sliding-window", 0, 50, 50, 0);
 
     /** The BS-tree paper's five, A to E: the default run. */
     public static final List<Workload> PAPER = List.of(A, B, C, D, E);
@@ -43,6 +46,9 @@ public enum Workload {
 
     /** "100% lookups", "95% scans / 5% inserts", ... */
     public String mix() {
+        if (this == W) {
+            return "50% puts of the next ascending key / 50% removes of the oldest";
+        }
         StringBuilder sb = new StringBuilder();
         int[] order = {Op.LOOKUP, Op.SCAN, Op.INSERT, Op.DELETE};
         for (int op : order) {
@@ -63,6 +69,6 @@ public enum Workload {
                 return w;
             }
         }
-        throw new IllegalArgumentException("unknown workload '" + s + "' (the workloads are A, B, C, D, E and F)");
+        throw new IllegalArgumentException("unknown workload '" + s + "' (the workloads are A, B, C, D, E, F and W)");
     }
 }

@@ -56,11 +56,12 @@ public final class WorkloadGenerator {
      * The most operations of {@code w} that delete at most half of {@code n} loaded keys (deletes
      * draw distinct present keys, and half keeps the draws cheap): {@code n/2} for F, whose every
      * operation deletes, about {@code 10 n} for E (5% deletes); {@link Integer#MAX_VALUE} for a
-     * workload that deletes nothing.
+     * workload that deletes nothing, or only keys it put itself (W, whose removes take the oldest
+     * key: the window never runs out).
      */
     public static int maxOps(Workload w, int n) {
         int p = w.percent(Op.DELETE);
-        if (p == 0) {
+        if (p == 0 || w == Workload.W) {
             return Integer.MAX_VALUE;
         }
         int half = n / 2;
@@ -96,7 +97,15 @@ public final class WorkloadGenerator {
         return generate(w, d.loaded(), d.inserts(), ops, seed(d.seed(), w));
     }
 
+    /**
+     * Workload {@code w}'s operations over {@code loaded} (the keys bulk-loaded) and
+     * {@code inserts}. Not W: it bulk-loads keys of its own ({@link SlidingWindow#generate}).
+     */
     public static Operations generate(Workload w, long[] loaded, long[] inserts, int ops, long seed) {
+        if (w == Workload.W) {
+            throw new IllegalArgumentException("workload W bulk-loads keys of its own: SlidingWindow.generate"
+                    + " gives them with its operations");
+        }
         int n = loaded.length;
         int[] counts = counts(w, ops);
         if (counts[Op.INSERT] > inserts.length) {

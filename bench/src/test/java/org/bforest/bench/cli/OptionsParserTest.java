@@ -182,4 +182,23 @@ class OptionsParserTest {
         OptionsParser.parse("--keys", "1K,10K", "--workloads", "E", "--ops", "1M");
         OptionsParser.parse("--keys", "1K,10K", "--workloads", "F", "--ops", "500");
     }
+
+    @Test
+    void slidingWindowNeedsTwentyOperationsAndASingleThreadedRun() {
+        BenchException few = assertThrows(BenchException.class,
+                () -> OptionsParser.parse("--keys", "1K", "--workloads", "W", "--ops", "19"));
+        assertTrue(few.getMessage().contains("--ops of at least 20"), few.getMessage());
+        BenchException sweep = assertThrows(BenchException.class,
+                () -> OptionsParser.parse("--keys", "10,1K", "--workloads", "A,W", "--ops", "1K"));
+        assertTrue(sweep.getMessage().contains("at every size") && sweep.getMessage().contains("10 keys here"),
+                sweep.getMessage());
+        BenchException threads = assertThrows(BenchException.class,
+                () -> OptionsParser.parse("--workloads", "W", "--threads", "2,4"));
+        assertTrue(threads.getMessage().contains("single-threaded only") && threads.getMessage().contains(
+                "add 1 to --threads"), threads.getMessage());
+        // W removes only the keys it put: no limit from the number of keys, unlike F
+        assertEquals(1_000_000, OptionsParser.parse("--keys", "100", "--workloads", "W", "--ops", "1M").ops());
+        assertEquals(List.of(1, 2), OptionsParser.parse("--workloads", "A,W", "--threads", "1,2").threads());
+        assertTrue(OptionsParser.HELP.contains("W sliding-window") && OptionsParser.HELP.contains("w_mops_1..10"));
+    }
 }

@@ -43,7 +43,10 @@ class CsvWriterTest {
         CsvWriter.write(run, sb);
         String[] lines = sb.toString().split("\n");
         assertEquals("structure,dataset,workload,threads,keys,ops,mops,build_s,bytes_per_key,mops_min,mops_max,reps,"
-                + "batch,bytes_per_key_after,values,commit,cpu,vector", lines[0]);
+                + "batch,bytes_per_key_after,values,commit,cpu,vector,w_bytes_per_key_load,w_bytes_per_key_1,"
+                + "w_bytes_per_key_2,w_bytes_per_key_3,w_bytes_per_key_4,w_bytes_per_key_5,w_bytes_per_key_6,"
+                + "w_bytes_per_key_7,w_bytes_per_key_8,w_bytes_per_key_9,w_bytes_per_key_10,w_mops_1,w_mops_2,"
+                + "w_mops_3,w_mops_4,w_mops_5,w_mops_6,w_mops_7,w_mops_8,w_mops_9,w_mops_10", lines[0]);
     }
 
     @Test
@@ -55,7 +58,10 @@ class CsvWriterTest {
         int batched = 0;
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1); // commas outside quotes
-            assertEquals(18, f.length, line);
+            assertEquals(39, f.length, line);
+            for (int c = 18; c < 39; c++) {
+                assertEquals("", f[c], "workload W's columns, empty on the other workloads' rows: " + line);
+            }
             assertTrue(cells.add(f[0] + "/" + f[1] + "/" + f[2] + "/" + f[3] + "/" + f[12]), "duplicate row " + line);
             double min = Double.parseDouble(f[9]);
             double max = Double.parseDouble(f[10]);

@@ -10,6 +10,7 @@ import org.bforest.bench.datasets.Dataset;
 import org.bforest.bench.datasets.SyntheticDatasets;
 import org.bforest.bench.workloads.Op;
 import org.bforest.bench.workloads.Operations;
+import org.bforest.bench.workloads.SlidingWindow;
 import org.bforest.bench.workloads.Workload;
 import org.bforest.bench.workloads.WorkloadGenerator;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,8 +23,13 @@ class AdaptersTest {
 
     /** The expected checksum, on a TreeMap written the obvious way. */
     private static long model(Operations ops, long[] size) {
+        return model(DATA.loaded(), ops, size);
+    }
+
+    /** The same, from a load of {@code loaded} (workload W's window). */
+    private static long model(long[] loaded, Operations ops, long[] size) {
         TreeMap<Long, Long> m = new TreeMap<>();
-        for (long k : DATA.loaded()) {
+        for (long k : loaded) {
             m.put(k, Values.of(k));
         }
         long sum = 0;
@@ -55,11 +61,15 @@ class AdaptersTest {
             if (!s.updatable() && !w.readOnly()) {
                 continue;
             }
-            Operations ops = WorkloadGenerator.generate(w, DATA, w == Workload.F ? 2_000 : 3_000);
+            // W bulk-loads a window of its own: the first keys of the dataset in time order
+            SlidingWindow window = w == Workload.W ? SlidingWindow.generate(DATA, 3_000) : null;
+            long[] loaded = window != null ? window.loaded() : DATA.loaded();
+            Operations ops = window != null ? window.ops()
+                    : WorkloadGenerator.generate(w, DATA, w == Workload.F ? 2_000 : 3_000);
             long[] size = new long[1];
-            long expected = model(ops, size);
+            long expected = model(loaded, ops, size);
             IndexAdapter a = adapter(s);
-            a.build(DATA.loaded(), Values.of(DATA.loaded()));
+            a.build(loaded, Values.of(loaded));
             assertEquals(DATA.keyCount(), a.size(), s + " build");
             // In two chunks, as the runner does.
             long got = a.run(ops, 0, 1234) + a.run(ops, 1234, ops.size());
