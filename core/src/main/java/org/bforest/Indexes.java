@@ -321,7 +321,9 @@ public final class Indexes {
      * {@code forEach} are weakly consistent, as {@code ConcurrentSkipListMap}'s iterators (each
      * leaf read at one instant, never a {@code ConcurrentModificationException}); {@code size()}
      * is exact when no update runs and an estimate while one does; {@code clear()} removes key by
-     * key. Nodes are never merged: an emptied leaf stays and takes later inserts into its range.
+     * key. An emptied leaf is unlinked and its node reused, so memory follows the live keys; the
+     * exact and conditional updates are atomic, and {@link ConcurrentLongIndex#asNavigableMap()}
+     * is a {@code ConcurrentNavigableMap}.
      *
      * @return a new, empty concurrent BS-tree
      */
