@@ -325,7 +325,7 @@ public final class Indexes {
      *
      * @return a new, empty concurrent BS-tree
      */
-    public static LongIndex concurrentBsTree() {
+    public static ConcurrentLongIndex concurrentBsTree() {
         return OlcTrees.empty();
     }
 
@@ -341,7 +341,7 @@ public final class Indexes {
      * @throws IllegalArgumentException if the keys are not strictly ascending or the arrays
      *                                  differ in length; the message names the first bad index
      */
-    public static LongIndex concurrentBsTree(long[] sortedKeys, long[] values) {
+    public static ConcurrentLongIndex concurrentBsTree(long[] sortedKeys, long[] values) {
         return OlcTrees.bulkLoad(sortedKeys, values);
     }
 }

@@ -214,6 +214,115 @@ public interface LongIndex {
         return removed;
     }
 
+    // ---- exact and conditional updates ------------------------------------------------------
+
+    /*
+     * Every long is a valid value, so a method that returns "the previous value, or a default"
+     * cannot say whether there was one. These say it in their boolean result and hand the value
+     * through a caller's one-element array (reusable, so a caller that keeps one allocates
+     * nothing). The defaults below are exact on an index that one thread changes; a thread-safe
+     * index (the concurrent BS-tree) overrides them so that each is one atomic step, which is what
+     * its ConcurrentNavigableMap view is built on.
+     */
+
+    /**
+     * Looks {@code key} up and says exactly whether it is there.
+     *
+     * @param key   the key, any {@code long}
+     * @param value {@code value[0]} receives the key's value when it is there; untouched otherwise
+     * @return {@code true} if {@code key} is in the index
+     * @throws NullPointerException     if {@code value} is null
+     * @throws IllegalArgumentException if {@code value} is empty
+     */
+    default boolean get(long key, long[] value) {
+        return ExactUpdates.get(this, key, value);
+    }
+
+    /**
+     * {@link #put(long, long)} that says exactly whether the key was there and what it held.
+     *
+     * @param key      the key, any {@code long}
+     * @param value    its new value
+     * @param previous {@code previous[0]} receives the replaced value when the key was there;
+     *                 untouched otherwise
+     * @return {@code true} if the key was there (its value replaced), {@code false} if it was new
+     * @throws NullPointerException     if {@code previous} is null; nothing is put
+     * @throws IllegalArgumentException if {@code previous} is empty, or as {@link #put(long, long)};
+     *                                  nothing is put
+     */
+    default boolean put(long key, long value, long[] previous) {
+        return ExactUpdates.put(this, key, value, previous);
+    }
+
+    /**
+     * {@link #remove(long)} that says exactly whether the key was there and what it held.
+     *
+     * @param key      the key, any {@code long}
+     * @param previous {@code previous[0]} receives the removed value when the key was there;
+     *                 untouched otherwise
+     * @return {@code true} if the key was there (and is now gone)
+     * @throws NullPointerException     if {@code previous} is null; nothing is removed
+     * @throws IllegalArgumentException if {@code previous} is empty; nothing is removed
+     */
+    default boolean remove(long key, long[] previous) {
+        return ExactUpdates.remove(this, key, previous);
+    }
+
+    /**
+     * Puts {@code key -> value} only if {@code key} is absent ({@code ConcurrentMap.putIfAbsent}).
+     *
+     * @param key     the key, any {@code long}
+     * @param value   the value to put if the key is absent
+     * @param present {@code present[0]} receives the key's value when it was there (and nothing
+     *                changed); untouched otherwise
+     * @return {@code true} if the key was there (nothing put), {@code false} if it was put
+     * @throws NullPointerException     if {@code present} is null; nothing is put
+     * @throws IllegalArgumentException if {@code present} is empty, or as {@link #put(long, long)}
+     */
+    default boolean putIfAbsent(long key, long value, long[] present) {
+        return ExactUpdates.putIfAbsent(this, key, value, present);
+    }
+
+    /**
+     * Replaces the value of {@code key} only if it is there ({@code Map.replace(key, value)}).
+     *
+     * @param key      the key, any {@code long}
+     * @param value    its new value
+     * @param previous {@code previous[0]} receives the replaced value when the key was there;
+     *                 untouched otherwise
+     * @return {@code true} if the key was there (and now maps to {@code value})
+     * @throws NullPointerException     if {@code previous} is null; nothing changes
+     * @throws IllegalArgumentException if {@code previous} is empty, or as {@link #put(long, long)}
+     */
+    default boolean replace(long key, long value, long[] previous) {
+        return ExactUpdates.replace(this, key, value, previous);
+    }
+
+    /**
+     * Replaces the value of {@code key} only if it is there with {@code expected}
+     * (a compare-and-set on the value: {@code Map.replace(key, oldValue, newValue)}).
+     *
+     * @param key      the key, any {@code long}
+     * @param expected the value the key must hold
+     * @param value    its new value
+     * @return {@code true} if the key held {@code expected} and now holds {@code value}
+     * @throws IllegalArgumentException as {@link #put(long, long)}; nothing changes
+     */
+    default boolean replace(long key, long expected, long value) {
+        return ExactUpdates.replace(this, key, expected, value);
+    }
+
+    /**
+     * Removes {@code key} only if it is there with {@code expected} ({@code Map.remove(key, value)}).
+     *
+     * @param key      the key, any {@code long}
+     * @param expected the value the key must hold
+     * @return {@code true} if the key held {@code expected} and is now gone
+     */
+    default boolean remove(long key, long expected) {
+        return ExactUpdates.remove(this, key, expected);
+    }
+
     /** Removes every key; the index keeps working afterwards. */
     void clear();
 

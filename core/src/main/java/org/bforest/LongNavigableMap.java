@@ -32,16 +32,15 @@ import java.util.function.BiFunction;
  * inner classes here; their iterators are {@link ViewIterator}s over the range.
  *
  * <p><b>Primitive paths.</b> {@link #size()} of a bounded view is
- * {@link LongIndex#rangeCount(long, boolean, long, boolean)} over the range. Because
- * {@link LongIndex#get(long, long)} cannot tell "absent" from a value equal to {@code absent}, the
- * view asks with an unlikely {@link ViewRange#PROBE} value and only on a hit of that value checks
- * {@code containsKey}. {@code put} and {@code remove} cost one descent: the index returns the
- * previous value, and whether {@link LongIndex#size()} moved says whether there was one. That
- * holds when nothing else changes the size in between, which is the case for an index that is
- * not thread-safe (the view is no more thread-safe than its index); on the concurrent BS-tree
- * ({@code Indexes.concurrentBsTree()}) other threads change the size at any time, so under
- * concurrent writes a {@code put} or {@code remove} through the view may answer {@code null} for
- * a key that was there, or the other way round (the index itself is updated correctly).
+ * {@link LongIndex#rangeCount(long, boolean, long, boolean)} over the range. Every question whose
+ * answer may be "none" goes to a method of the index that says so exactly rather than through a
+ * value that could be a real one: {@code get}, {@code put} and {@code remove} to the index's
+ * {@code get}/{@code put}/{@code remove} with a one-element out array, {@code putIfAbsent},
+ * {@code replace} and {@code remove(key, value)} to the index's conditional updates, the first and
+ * last keys to a cursor's {@code seek}, {@code pollFirstEntry} to a cursor that finds the key and
+ * a {@code remove(key, previous)} that takes it (tried again if another thread took it first). So
+ * the view is exact on any index, and on a thread-safe one ({@link ConcurrentLongNavigableMap})
+ * each of these is one atomic step of the index.
  *
  * <p><b>Entries.</b> {@code firstEntry()}, {@code ceilingEntry()}, {@code pollFirstEntry()} and the
  * like return immutable snapshots ({@link ViewEntry}). Entries from {@code entrySet()} iterators
@@ -52,13 +51,14 @@ import java.util.function.BiFunction;
  * anything but a {@code Long} is {@code false}. The view is not serializable and no more
  * thread-safe than its index.
  */
-final class LongNavigableMap extends AbstractMap<Long, Long> implements NavigableMap<Long, Long> {
+sealed class LongNavigableMap extends AbstractMap<Long, Long> implements NavigableMap<Long, Long>
+        permits ConcurrentLongNavigableMap {
 
-    private final LongIndex index;
+    final LongIndex index;
     /** The keys of the view, and the navigation in ascending terms. */
-    private final ViewRange range;
+    final ViewRange range;
     /** Whether the view lists keys in descending order. */
-    private final boolean descending;
+    final boolean descending;
 
     private LongNavigableMap descendingView;
     private KeySet keySetView;
@@ -67,10 +67,10 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
 
     /** The view of the whole index, in ascending order. */
     LongNavigableMap(LongIndex index) {
-        this(new ViewRange(Objects.requireNonNull(index, "index")), false);
+        this(new ViewRange(Objects.requireNonNull(index, "index"), false), false);
     }
 
-    private LongNavigableMap(ViewRange range, boolean descending) {
+    LongNavigableMap(ViewRange range, boolean descending) {
         this.index = range.index;
         this.range = range;
         this.descending = descending;
@@ -116,8 +116,8 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
         if (!range.inRange(k)) {
             return null;
         }
-        long v = index.get(k, ViewRange.PROBE);
-        return v != ViewRange.PROBE || index.containsKey(k) ? Long.valueOf(v) : null;
+        long[] out = new long[1];
+        return index.get(k, out) ? Long.valueOf(out[0]) : null;
     }
 
     @Override
@@ -127,11 +127,8 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
         if (!range.inRange(k)) {
             throw new IllegalArgumentException("key out of range");
         }
-        // One descent: put returns the previous value, and the size says whether there was one
-        // (see the class comment for an index that other threads change).
-        long before = index.size();
-        long previous = index.put(k, v);
-        return index.size() != before ? null : Long.valueOf(previous);
+        long[] previous = new long[1];
+        return index.put(k, v, previous) ? Long.valueOf(previous[0]) : null;
     }
 
     @Override
@@ -140,9 +137,47 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
         if (!range.inRange(k)) {
             return null;
         }
-        long before = index.size();
-        long previous = index.remove(k);
-        return index.size() != before ? Long.valueOf(previous) : null;
+        long[] previous = new long[1];
+        return index.remove(k, previous) ? Long.valueOf(previous[0]) : null;
+    }
+
+    @Override
+    public Long putIfAbsent(Long key, Long value) {
+        long k = ViewRange.key(key);
+        long v = ViewRange.value(value);
+        if (!range.inRange(k)) {
+            throw new IllegalArgumentException("key out of range");
+        }
+        long[] present = new long[1];
+        return index.putIfAbsent(k, v, present) ? Long.valueOf(present[0]) : null;
+    }
+
+    @Override
+    public boolean remove(Object key, Object value) {
+        long k = ViewRange.key(key);
+        if (!(value instanceof Long boxed) || !range.inRange(k)) {
+            return false;
+        }
+        return index.remove(k, (long) boxed);
+    }
+
+    @Override
+    public Long replace(Long key, Long value) {
+        long k = ViewRange.key(key);
+        long v = ViewRange.value(value);
+        if (!range.inRange(k)) {
+            return null;
+        }
+        long[] previous = new long[1];
+        return index.replace(k, v, previous) ? Long.valueOf(previous[0]) : null;
+    }
+
+    @Override
+    public boolean replace(Long key, Long oldValue, Long newValue) {
+        long k = ViewRange.key(key);
+        long expected = ViewRange.value(oldValue);
+        long v = ViewRange.value(newValue);
+        return range.inRange(k) && index.replace(k, expected, v);
     }
 
     @Override
@@ -170,10 +205,20 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
     public void replaceAll(BiFunction<? super Long, ? super Long, ? extends Long> function) {
         Objects.requireNonNull(function, "function");
         LongCursor c = index.cursor();
+        long[] out = new long[1];
         for (boolean ok = range.seekStart(c, descending); ok; ok = range.step(c, descending)) {
             long k = c.key();
-            long v = ViewRange.value(function.apply(k, c.value()));
-            index.put(k, v);    // replaces a value: not a structural change, c stays usable
+            long current = c.value();
+            // A compare-and-set per key (ConcurrentMap's rule): on a thread-safe index another
+            // thread may change the value in between; then the function sees the new one. A key
+            // removed meanwhile is skipped. Replacing a value does not disturb the cursor.
+            for (;;) {
+                long v = ViewRange.value(function.apply(k, current));
+                if (index.replace(k, current, v) || !index.get(k, out)) {
+                    break;
+                }
+                current = out[0];
+            }
         }
     }
 
@@ -277,11 +322,16 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
         return range.poll(!descending);
     }
 
+    /** A view of {@code r} of this view's kind (the concurrent view makes concurrent sub-views). */
+    LongNavigableMap view(ViewRange r, boolean down) {
+        return new LongNavigableMap(r, down);
+    }
+
     @Override
     public LongNavigableMap descendingMap() {
         LongNavigableMap d = descendingView;
         if (d == null) {
-            d = new LongNavigableMap(range, !descending);
+            d = view(range, !descending);
             d.descendingView = this;
             descendingView = d;
         }
@@ -299,8 +349,8 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
             throw new IllegalArgumentException("toKey out of range");
         }
         return descending
-                ? new LongNavigableMap(range.between(to, toInclusive, from, fromInclusive), true)
-                : new LongNavigableMap(range.between(from, fromInclusive, to, toInclusive), false);
+                ? view(range.between(to, toInclusive, from, fromInclusive), true)
+                : view(range.between(from, fromInclusive, to, toInclusive), false);
     }
 
     @Override
@@ -310,8 +360,8 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
             throw new IllegalArgumentException("toKey out of range");
         }
         return descending
-                ? new LongNavigableMap(range.above(to, inclusive), true)
-                : new LongNavigableMap(range.below(to, inclusive), false);
+                ? view(range.above(to, inclusive), true)
+                : view(range.below(to, inclusive), false);
     }
 
     @Override
@@ -321,8 +371,8 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
             throw new IllegalArgumentException("fromKey out of range");
         }
         return descending
-                ? new LongNavigableMap(range.below(from, inclusive), true)
-                : new LongNavigableMap(range.above(from, inclusive), false);
+                ? view(range.below(from, inclusive), true)
+                : view(range.above(from, inclusive), false);
     }
 
     @Override
@@ -393,7 +443,7 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
         @Override
         public boolean remove(Object o) {
             long k = ViewRange.key(o);
-            return range.inRange(k) && index.delete(k);
+            return range.inRange(k) && index.remove(k, new long[1]);
         }
 
         @Override public Comparator<? super Long> comparator() { return LongNavigableMap.this.comparator(); }
@@ -466,9 +516,8 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
             if (!(e.getValue() instanceof Long boxed) || !range.inRange(k)) {
                 return false;
             }
-            long want = boxed;
-            long v = index.get(k, ViewRange.PROBE);
-            return v == want && (v != ViewRange.PROBE || index.containsKey(k));
+            long[] out = new long[1];
+            return index.get(k, out) && out[0] == boxed;
         }
 
         @Override
@@ -478,10 +527,12 @@ final class LongNavigableMap extends AbstractMap<Long, Long> implements Navigabl
 
         @Override
         public boolean remove(Object o) {
-            if (!holds(o)) {
+            if (!(o instanceof Map.Entry<?, ?> e)) {
                 return false;
             }
-            return index.delete(ViewRange.key(((Map.Entry<?, ?>) o).getKey()));
+            long k = ViewRange.key(e.getKey());
+            // One conditional step: removed only if the key still holds the entry's value.
+            return e.getValue() instanceof Long boxed && range.inRange(k) && index.remove(k, (long) boxed);
         }
 
         @Override

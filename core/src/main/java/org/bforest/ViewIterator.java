@@ -117,14 +117,12 @@ abstract class ViewIterator<T> implements Iterator<T> {
         @Override
         public Long setValue(Long value) {
             long v = ViewRange.value(value);
-            long previous = index.get(key, ViewRange.PROBE);
-            if (previous != ViewRange.PROBE || index.containsKey(key)) {
-                index.put(key, v);
-            } else {
-                previous = this.value;  // removed meanwhile: like TreeMap, the map is not changed
-            }
+            long[] previous = new long[1];
+            // One exact step: replaced only if the key is still there.
+            long old = index.replace(key, v, previous) ? previous[0]
+                    : this.value;  // removed meanwhile: like TreeMap, the map is not changed
             this.value = v;
-            return previous;
+            return old;
         }
     }
 }

@@ -21,13 +21,12 @@ import java.util.Map;
  */
 final class ViewRange {
 
-    /**
-     * The {@code absent} value for {@link LongIndex#get(long, long)}: unlikely as a real value, so
-     * that only a hit of exactly this value needs a {@code containsKey} to tell.
-     */
-    static final long PROBE = 0x9E37_79B9_7F4A_7C15L;
-
     final LongIndex index;
+    /**
+     * Whether other threads may change the index at any time (a {@link ConcurrentLongIndex}): then
+     * emptiness is asked of the keys, not of the size, which is only an estimate while they write.
+     */
+    final boolean concurrent;
 
     // The bounds as given, in ascending key order (lo/hi are unused when unbounded).
     private final boolean fromStart;
@@ -42,16 +41,17 @@ final class ViewRange {
     final long high;
 
     /** The whole index. */
-    ViewRange(LongIndex index) {
-        this(index, true, Long.MIN_VALUE, true, true, Long.MAX_VALUE, true);
+    ViewRange(LongIndex index, boolean concurrent) {
+        this(index, concurrent, true, Long.MIN_VALUE, true, true, Long.MAX_VALUE, true);
     }
 
-    private ViewRange(LongIndex index, boolean fromStart, long lo, boolean loInclusive,
+    private ViewRange(LongIndex index, boolean concurrent, boolean fromStart, long lo, boolean loInclusive,
                       boolean toEnd, long hi, boolean hiInclusive) {
         if (!fromStart && !toEnd && lo > hi) {
             throw new IllegalArgumentException("fromKey > toKey");
         }
         this.index = index;
+        this.concurrent = concurrent;
         this.fromStart = fromStart;
         this.lo = lo;
         this.loInclusive = loInclusive;
@@ -92,17 +92,17 @@ final class ViewRange {
 
     /** The keys between {@code from} and {@code to} (checked by the caller against this range). */
     ViewRange between(long from, boolean fromInclusive, long to, boolean toInclusive) {
-        return new ViewRange(index, false, from, fromInclusive, false, to, toInclusive);
+        return new ViewRange(index, concurrent, false, from, fromInclusive, false, to, toInclusive);
     }
 
     /** This range's keys below {@code to}. */
     ViewRange below(long to, boolean inclusive) {
-        return new ViewRange(index, fromStart, lo, loInclusive, false, to, inclusive);
+        return new ViewRange(index, concurrent, fromStart, lo, loInclusive, false, to, inclusive);
     }
 
     /** This range's keys above {@code from}. */
     ViewRange above(long from, boolean inclusive) {
-        return new ViewRange(index, false, from, inclusive, toEnd, hi, hiInclusive);
+        return new ViewRange(index, concurrent, false, from, inclusive, toEnd, hi, hiInclusive);
     }
 
     // ---- range tests and argument checks --------------------------------------------------------
@@ -150,7 +150,7 @@ final class ViewRange {
     }
 
     boolean isEmpty() {
-        if (whole()) {
+        if (whole() && !concurrent) {
             return index.isEmpty();
         }
         return ceilingKey(low) == null;
@@ -194,10 +194,12 @@ final class ViewRange {
         }
         long k;
         if (x == Long.MIN_VALUE) {
-            if (index.isEmpty()) {
+            // No "absent" value is out of reach below Long.MIN_VALUE: a cursor says whether it found one.
+            LongCursor c = index.cursor();
+            if (!c.seekCeiling(x)) {
                 return null;
             }
-            k = index.firstKey();
+            k = c.key();
         } else {
             k = index.ceilingKey(x, x - 1);
             if (k < x) {
@@ -217,10 +219,11 @@ final class ViewRange {
         }
         long k;
         if (x == Long.MAX_VALUE) {
-            if (index.isEmpty()) {
+            LongCursor c = index.cursor();
+            if (!c.seekFloor(x)) {
                 return null;
             }
-            k = index.lastKey();
+            k = c.key();
         } else {
             k = index.floorKey(x, x + 1);
             if (k > x) {
@@ -268,14 +271,23 @@ final class ViewRange {
         return x == Long.MIN_VALUE ? null : floorEntry(x - 1);
     }
 
-    /** Removes and returns the first entry in the given absolute direction, or null. */
+    /**
+     * Removes and returns the first entry in the given absolute direction, or null. The entry is
+     * the one this call's own exact remove took, with the value it removed: if another thread
+     * takes the key between the seek and the remove, the poll seeks again, so each entry is
+     * handed to exactly one caller.
+     */
     Map.Entry<Long, Long> poll(boolean down) {
         LongCursor c = index.cursor();
-        if (!seekStart(c, down)) {
-            return null;
+        long[] previous = new long[1];
+        for (;;) {
+            if (!seekStart(c, down)) {
+                return null;
+            }
+            long k = c.key();
+            if (index.remove(k, previous)) {
+                return new ViewEntry(k, previous[0]);
+            }
         }
-        Map.Entry<Long, Long> e = new ViewEntry(c.key(), c.value());
-        c.remove();
-        return e;
     }
 }

@@ -39,7 +39,7 @@ final class LongViewMapGenerator implements TestSortedMapGenerator<Long, Long> {
                 entry(-3_000_000_000L, 0L),
                 entry(Long.MIN_VALUE + 2, Long.MIN_VALUE),
                 entry(Long.MAX_VALUE - 2, Long.MAX_VALUE),
-                entry(42L, ViewRange.PROBE));
+                entry(42L, ExactUpdates.PROBE));
     }
 
     @Override public Entry<Long, Long> belowSamplesLesser() { return entry(Long.MIN_VALUE, 7L); }

@@ -255,7 +255,7 @@ class NavigableMapViewTest {
         assertEquals(MAX, view.descendingMap().subMap(MAX, true, MAX, true).firstKey());
 
         // Values at the extremes, and the value the view probes with, round-trip exactly.
-        for (long v : new long[] {MIN, MAX, -1, 0, ViewRange.PROBE}) {
+        for (long v : new long[] {MIN, MAX, -1, 0, ExactUpdates.PROBE}) {
             for (long k : new long[] {MIN, MAX, 0}) {
                 Long before = view.get(k);
                 assertEquals(before, view.put(k, v));
@@ -264,12 +264,12 @@ class NavigableMapViewTest {
                 assertEquals(Map.entry(k, v), view.descendingMap().ceilingEntry(k));
             }
         }
-        assertEquals(ViewRange.PROBE, view.remove(MAX));
+        assertEquals(ExactUpdates.PROBE, view.remove(MAX));
         assertNull(view.remove(MAX));
         assertNull(view.get(MAX));
         assertFalse(view.containsKey(MAX));
-        assertNull(view.put(MAX, ViewRange.PROBE));
-        assertEquals(ViewRange.PROBE, view.pollLastEntry().getValue());
+        assertNull(view.put(MAX, ExactUpdates.PROBE));
+        assertEquals(ExactUpdates.PROBE, view.pollLastEntry().getValue());
         assertEquals(MIN, view.pollFirstEntry().getKey());
         assertEquals(MAX - 1, view.headMap(MAX, true).lastKey());
         assertEquals(MIN + 1, view.tailMap(MIN, false).firstKey());
@@ -799,6 +799,8 @@ class NavigableMapViewTest {
         @Override public long get(long key, long absent) { descents++; return d.get(key, absent); }
         @Override public boolean containsKey(long key) { descents++; return d.containsKey(key); }
         @Override public long remove(long key) { descents++; return d.remove(key); }
+        @Override public boolean put(long key, long value, long[] previous) { descents++; return d.put(key, value, previous); }
+        @Override public boolean remove(long key, long[] previous) { descents++; return d.remove(key, previous); }
         @Override public long defaultReturnValue() { return d.defaultReturnValue(); }
         @Override public void defaultReturnValue(long value) { d.defaultReturnValue(value); }
         @Override public long size() { return d.size(); }

@@ -2,15 +2,16 @@ package org.bforest.olc;
 
 import static org.bforest.kernel.GapSlots.MAXKEY;
 
-import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentNavigableMap;
+import org.bforest.ConcurrentLongIndex;
 import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
-import org.bforest.LongIndex;
 import org.bforest.LongIndexViews;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.spi.InvariantCheckable;
+import org.bforest.util.BatchArguments;
 
 /**
  * The concurrent BS-tree: the gapped, data-parallel B+-tree of Tsitsigkos, Lampropoulos, Bouros,
@@ -48,7 +49,7 @@ import org.bforest.spi.InvariantCheckable;
  * {@code size()} is exact when no update is running and an estimate while one is.
  * {@code clear()} removes the keys one by one (not atomic, as {@code ConcurrentSkipListMap}'s).
  */
-final class OlcBSTree extends OlcNodes implements LongIndex, InvariantCheckable {
+final class OlcBSTree extends OlcNodes implements ConcurrentLongIndex, InvariantCheckable {
     private volatile long defaultReturnValue;
 
     /** An empty tree: one empty leaf. */
@@ -111,6 +112,30 @@ final class OlcBSTree extends OlcNodes implements LongIndex, InvariantCheckable 
     @Override
     public boolean delete(long key) {
         return OlcWriter.delete(this, key) != ABSENT_MARK;
+    }
+
+    /** One atomic step: the write itself reports whether the key was there. */
+    @Override
+    public boolean put(long key, long value, long[] previous) {
+        BatchArguments.checkOut(previous, "previous");
+        long r = OlcWriter.insert(this, key, value);
+        if (r == ABSENT_MARK) {
+            return false;
+        }
+        previous[0] = previous(r);
+        return true;
+    }
+
+    /** One atomic step, as {@link #put(long, long, long[])}. */
+    @Override
+    public boolean remove(long key, long[] previous) {
+        BatchArguments.checkOut(previous, "previous");
+        long r = OlcWriter.delete(this, key);
+        if (r == ABSENT_MARK) {
+            return false;
+        }
+        previous[0] = previous(r);
+        return true;
     }
 
     @Override
@@ -219,7 +244,7 @@ final class OlcBSTree extends OlcNodes implements LongIndex, InvariantCheckable 
     }
 
     @Override
-    public NavigableMap<Long, Long> asNavigableMap() {
-        return LongIndexViews.asNavigableMap(this);
+    public ConcurrentNavigableMap<Long, Long> asNavigableMap() {
+        return LongIndexViews.asConcurrentNavigableMap(this);
     }
 }

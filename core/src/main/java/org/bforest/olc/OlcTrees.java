@@ -1,6 +1,6 @@
 package org.bforest.olc;
 
-import org.bforest.LongIndex;
+import org.bforest.ConcurrentLongIndex;
 
 /**
  * The one way into this package from outside it: {@code org.bforest.Indexes} builds the concurrent
@@ -11,7 +11,7 @@ public final class OlcTrees {
     }
 
     /** An empty concurrent BS-tree. */
-    public static LongIndex empty() {
+    public static ConcurrentLongIndex empty() {
         return new OlcBSTree();
     }
 
@@ -21,7 +21,7 @@ public final class OlcTrees {
      * @throws IllegalArgumentException on unsorted or duplicate keys or arrays of different
      *                                  lengths; nothing is built
      */
-    public static LongIndex bulkLoad(long[] sortedKeys, long[] values) {
+    public static ConcurrentLongIndex bulkLoad(long[] sortedKeys, long[] values) {
         return OlcBSTree.bulkLoad(sortedKeys, values);
     }
 }

@@ -9,6 +9,7 @@ import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
 import org.bforest.LongIndexViews;
+import org.bforest.util.BatchArguments;
 import org.bforest.util.Bounds;
 import org.bforest.util.SortedInput;
 
@@ -732,6 +733,35 @@ public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
     /** Throws the {@link IllegalStateException} of a broken invariant, naming the structure. */
     protected final void fail(String what) {
         throw new IllegalStateException(name + " invariant broken: " + what);
+    }
+
+    /**
+     * One descent, exact: whether the key was there is whether the tree's own entry count moved,
+     * which only the one writer this single-threaded tree allows can change in between.
+     */
+    @Override
+    public final boolean put(long key, long value, long[] previous) {
+        BatchArguments.checkOut(previous, "previous");
+        long before = size;
+        long old = put(key, value);
+        if (size != before) {
+            return false;
+        }
+        previous[0] = old;
+        return true;
+    }
+
+    /** One descent, exact, as {@link #put(long, long, long[])}. */
+    @Override
+    public final boolean remove(long key, long[] previous) {
+        BatchArguments.checkOut(previous, "previous");
+        long before = size;
+        long old = remove(key);
+        if (size == before) {
+            return false;
+        }
+        previous[0] = old;
+        return true;
     }
 
     @Override

@@ -3,7 +3,8 @@ package org.bforest.util;
 import java.util.Objects;
 
 /**
- * The argument checks of the batched calls ({@code getAll}, {@code putAll}, {@code rangeCountAll}),
+ * The argument checks of the batched calls ({@code getAll}, {@code putAll}, {@code rangeCountAll})
+ * and of the one-element out arrays of the exact updates ({@code put(key, value, previous)}...),
  * written once for {@code LongIndex}'s defaults and every structure's override, so that every
  * structure rejects a bad batch with the same message. It lives in {@code util}, below the API,
  * because the API's own defaults call it: the API must not import {@code spi}, which stands on it.
@@ -44,6 +45,22 @@ public final class BatchArguments {
         if (counts.length < from.length) {
             throw new IllegalArgumentException("counts has length " + counts.length + " but " + from.length
                     + " ranges are counted: pass an output array at least as long as the bounds");
+        }
+    }
+
+    /**
+     * Checks the out array of an exact update ({@code put(key, value, previous)} and its kin)
+     * before anything changes.
+     *
+     * @throws NullPointerException     if {@code out} is null (the message names it)
+     * @throws IllegalArgumentException if {@code out} is empty
+     */
+    public static void checkOut(long[] out, String name) {
+        if (out == null) {
+            throw new NullPointerException(name);
+        }
+        if (out.length == 0) {
+            throw new IllegalArgumentException(name + " is empty: pass an array of at least one element");
         }
     }
 }

@@ -46,6 +46,21 @@ public final class TreeMapIndex implements LongIndex, InvariantCheckable {
         if (old != null) modCount++;
         return old == null ? defaultReturnValue : old;
     }
+    @Override public boolean put(long key, long value, long[] previous) {
+        org.bforest.util.BatchArguments.checkOut(previous, "previous");
+        Long old = map.put(key, value);
+        if (old == null) { modCount++; return false; }
+        previous[0] = old;
+        return true;
+    }
+    @Override public boolean remove(long key, long[] previous) {
+        org.bforest.util.BatchArguments.checkOut(previous, "previous");
+        Long old = map.remove(key);
+        if (old == null) return false;
+        modCount++;
+        previous[0] = old;
+        return true;
+    }
     @Override public long defaultReturnValue() { return defaultReturnValue; }
     @Override public void defaultReturnValue(long value) { defaultReturnValue = value; }
     @Override public long size() { return map.size(); }
