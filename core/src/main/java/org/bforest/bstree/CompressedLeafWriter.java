@@ -89,8 +89,66 @@ final class CompressedLeafWriter {
             t.structureChanges++;
             return true;
         }
+        if (splitAtEdge(leaf, count, pos, key, value)) {
+            return true;
+        }
         splitLeaf(leaf, count, meta);
         return false;
+    }
+
+    /**
+     * The uneven split at an edge of the tree ({@link GappedTree#edgeOf}), for a key no width can
+     * add to its leaf: above every key of the last leaf (an ascending run), the leaf stays as it
+     * is, full for its width, and a new leaf after it holds the new key alone; below every key of
+     * the first leaf, the mirror: the leaf's record moves as it is to a new leaf and the new key
+     * alone takes the leaf's place, first in the chain. Either way no key is re-encoded and the
+     * insert is done (true); false, with nothing changed, anywhere else.
+     *
+     * <p>The lone key's leaf takes the width that the step from its neighbour (the leaf's last
+     * key, or its first) needs, so a run that goes on at that pace fills the leaf without
+     * re-encoding it, and a 16-bit leaf below a descending run leaves half its range below the
+     * key, as {@link #reencodeOrSplit} does for a new smallest key.
+     */
+    private boolean splitAtEdge(int leaf, int count, int pos, long key, long value) {
+        int edge = t.edgeOf(leaf, pos, count);
+        if (edge == InnerLevels.MIDDLE) {
+            return false;
+        }
+        boolean ascending = edge == InnerLevels.RIGHT_EDGE;
+        newKeys[0] = ascending ? oldKeys[count - 1] : key;
+        newKeys[1] = ascending ? key : oldKeys[0];
+        int width = narrowestWidth(newKeys, 0, 2);
+        newKeys[0] = key;
+        newVals[0] = value;
+        boolean inLanes = t.laneValues; // one value always fits lanes of any width
+        int lines = inLanes ? 0 : linesFor(1);
+        t.inner.reserveForSplit();
+        t.growLeaves(t.leafIds.needed());
+        t.values.reserve(lines, 0);
+        int fresh = t.allocLeaf();
+        int ref = inLanes ? 0 : t.values.alloc(lines);
+        if (ascending) {
+            writeLeaf(fresh, newKeys, newVals, 0, 1, width, inLanes, ref, lines, key);
+            t.addSplitLeaf(leaf, fresh, key, edge);
+        } else {
+            moveRecord(leaf, fresh);
+            writeLeaf(leaf, newKeys, newVals, 0, 1, width, inLanes, ref, lines, headroomBelow(key, key, width));
+            t.addSplitLeaf(leaf, fresh, oldKeys[0], edge);
+        }
+        return true;
+    }
+
+    /**
+     * Moves leaf {@code from}'s entries to the fresh leaf {@code to}: its whole record (keys,
+     * value lanes, info with the reference to its value block, which goes with it) but the chain
+     * links, which stay {@code to}'s own. {@code from} is rewritten next.
+     */
+    private void moveRecord(int from, int to) {
+        long[] tc = t.leaves.chunk(to);
+        int links = t.infoAt(to) + ForLeafCodec.LINKS;
+        long keep = tc[links];
+        System.arraycopy(t.leaves.chunk(from), t.keysAt(from), tc, t.keysAt(to), ForLeafCodec.recordLongs(t.laneValues));
+        tc[links] = keep;
     }
 
     /** Copies a leaf's used keys and values out in key order; returns how many. */
@@ -133,7 +191,7 @@ final class CompressedLeafWriter {
         }
         writeLeaf(leaf, oldKeys, oldVals, 0, half, wl, lanesL, refL, ll, oldKeys[0]);
         writeLeaf(right, oldKeys, oldVals, half, count - half, wr, lanesR, refR, lr, oldKeys[half]);
-        t.addSplitLeaf(leaf, right, oldKeys[half]);
+        t.addSplitLeaf(leaf, right, oldKeys[half], InnerLevels.MIDDLE);
     }
 
     /**
