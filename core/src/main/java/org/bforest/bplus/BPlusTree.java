@@ -32,8 +32,8 @@ import org.bforest.storage.NodeIds;
  * time-ordered keys) leaves the full leaf as it is and starts a new one with the new key alone,
  * and the inner nodes above keep 16 of their 17 children, so the run leaves full nodes behind;
  * a key below every key of the first leaf (a descending run) is the mirror. Anywhere else the
- * halves stay, so random inserts fill as they did. Delete shifts left, and deletion is lazy as in the BS-tree: nodes are never merged or
- * rebalanced; a leaf that empties is unlinked and freed and its separator removed (the neighbour
+ * halves stay, so random inserts fill as they did. Delete shifts left, and deletion is lazy as
+ * in the BS-tree: nodes are never merged or rebalanced; a leaf that empties is unlinked and freed and its separator removed (the neighbour
  * to its left, or for a leftmost child the one to its right, takes over its range); an inner
  * node left without children goes too; a root with one child is replaced by it. Lookups cost one
  * descent whatever the fill, so the only price of lazy deletion is memory after heavy deletes.

@@ -55,8 +55,8 @@ import org.bforest.util.BatchArguments;
  * starts a new leaf with the new key alone, and the inner nodes above keep 16 of their 17
  * children, so such a run leaves full nodes behind instead of half-full ones; a key below
  * every key of the first leaf (a descending run) is the mirror. Anywhere else the halves stay,
- * so random inserts fill as they did. Delete copies the next used key over the deleted slot and the gaps before it
- * (Algorithm 5); nodes are never merged (as the paper argues). A leaf that becomes empty is
+ * so random inserts fill as they did. Delete copies the next used key over the deleted slot and
+ * the gaps before it (Algorithm 5); nodes are never merged (as the paper argues). A leaf that becomes empty is
  * unlinked and freed, and its separator in the parent is deleted the same way; an inner node left
  * without children goes too, and a root with one child is replaced by that child. Freed nodes are
  * reused.

@@ -1,6 +1,7 @@
 package org.bforest.bstree;
 
 import static org.bforest.bstree.ForLeafCodec.META;
+import static org.bforest.bstree.ForLeafCodec.V0;
 import static org.bforest.bstree.ForLeafCodec.hasLanes;
 import static org.bforest.bstree.ForLeafCodec.headroomBelow;
 import static org.bforest.bstree.ForLeafCodec.lanesFit;
@@ -11,6 +12,7 @@ import static org.bforest.bstree.ForLeafCodec.narrowestWidth;
 import static org.bforest.bstree.ForLeafCodec.ref;
 
 import java.util.Arrays;
+import org.bforest.kernel.PackedLanes;
 import org.bforest.storage.LongBlockHeap;
 
 /**
@@ -105,9 +107,11 @@ final class CompressedLeafWriter {
      * insert is done (true); false, with nothing changed, anywhere else.
      *
      * <p>The lone key's leaf takes the width that the step from its neighbour (the leaf's last
-     * key, or its first) needs, so a run that goes on at that pace fills the leaf without
-     * re-encoding it, and a 16-bit leaf below a descending run leaves half its range below the
-     * key, as {@link #reencodeOrSplit} does for a new smallest key.
+     * key, or its first) needs, and its whole range on the side the run goes on to ({@code k0}
+     * the key, or a whole range below it), so a run that goes on at that pace fills the leaf
+     * without re-encoding it. Its value, in lanes, gets the whole range on the side its own step
+     * from the neighbour's value points to: values that grow with the key (row ids, times) then
+     * fill the leaf in lanes too, where the centred {@code v0} of a rewrite held half of them.
      */
     private boolean splitAtEdge(int leaf, int count, int pos, long key, long value) {
         int edge = t.edgeOf(leaf, pos, count);
@@ -127,15 +131,35 @@ final class CompressedLeafWriter {
         t.values.reserve(lines, 0);
         int fresh = t.allocLeaf();
         int ref = inLanes ? 0 : t.values.alloc(lines);
-        if (ascending) {
-            writeLeaf(fresh, newKeys, newVals, 0, 1, width, inLanes, ref, lines, key);
-            t.addSplitLeaf(leaf, fresh, key, edge);
-        } else {
+        int lone = ascending ? fresh : leaf;
+        if (!ascending) {
             moveRecord(leaf, fresh);
-            writeLeaf(leaf, newKeys, newVals, 0, 1, width, inLanes, ref, lines, headroomBelow(key, key, width));
-            t.addSplitLeaf(leaf, fresh, oldKeys[0], edge);
         }
+        writeLeaf(lone, newKeys, newVals, 0, 1, width, inLanes, ref, lines, ascending ? key : rangeBelow(key, width));
+        if (inLanes && width < 64) {
+            long near = ascending ? oldVals[count - 1] : oldVals[0];
+            boolean roomAbove = value > near || (ascending && value == near);
+            long v0 = roomAbove ? value : rangeBelow(value, width);
+            long[] c = t.leaves.chunk(lone);
+            c[t.infoAt(lone) + V0] = v0;
+            PackedLanes.set(c, t.valsAt(lone), width, 0, value - v0); // spread(1): the entry is in lane 0
+        }
+        t.addSplitLeaf(leaf, fresh, ascending ? key : oldKeys[0], edge);
         return true;
+    }
+
+    /**
+     * The reference that puts {@code x} at the top of a lane of {@code width} bits, {@code MAXD - 1}
+     * above it (a key's lane stays below {@code MAXD}, the gaps' value), or at {@code Long.MIN_VALUE}
+     * when that is nearer: a whole range below {@code x} for a descending run.
+     */
+    private static long rangeBelow(long x, int width) {
+        if (width == 64) {
+            return Long.MIN_VALUE;
+        }
+        long spare = ForLeafCodec.maxD(width) - 1;
+        long room = x - Long.MIN_VALUE; // unsigned distance to the smallest long
+        return x - (Long.compareUnsigned(spare, room) <= 0 ? spare : room);
     }
 
     /**
@@ -147,7 +171,8 @@ final class CompressedLeafWriter {
         long[] tc = t.leaves.chunk(to);
         int links = t.infoAt(to) + ForLeafCodec.LINKS;
         long keep = tc[links];
-        System.arraycopy(t.leaves.chunk(from), t.keysAt(from), tc, t.keysAt(to), ForLeafCodec.recordLongs(t.laneValues));
+        int longs = ForLeafCodec.recordLongs(t.laneValues);
+        System.arraycopy(t.leaves.chunk(from), t.keysAt(from), tc, t.keysAt(to), longs);
         tc[links] = keep;
     }
 
