@@ -43,6 +43,12 @@ import org.bforest.storage.NodeIds;
  * {@link NodeSearch#shiftRight}, the article's masked shift. A leaf that reaches {@code B} keys
  * splits in halves and its left half's last key goes up; an inner node that reaches
  * {@code B-1} keys splits around its middle key, which goes up; a full root grows a new one.
+ * At the edges of the tree the splits are uneven (ours, as database B-trees split their
+ * rightmost page; {@link #edgeOf}): a key above every key of the last leaf (an ascending run,
+ * time-ordered keys) goes alone to the new leaf, the leaf keeping its {@code B-1} keys, and the
+ * inner nodes above keep {@code B-2} children (of at most {@code B-1}), so the run leaves full nodes
+ * behind; a key below every key of the first leaf (a descending run) is the mirror. Anywhere
+ * else the halves stay, so random inserts fill as they did.
  *
  * <h2>Delete: lazy</h2>
  * The article leaves delete out. Here delete shifts left, and nodes are never merged or
@@ -69,6 +75,10 @@ import org.bforest.storage.NodeIds;
  */
 final class BMinusTree extends LeafChainIndex {
     static final int MAX_HEIGHT = 40;
+    /** Where a leaf split happened ({@link #edgeOf}): inside the tree, the right edge, the left edge. */
+    private static final int MIDDLE = 0;
+    private static final int RIGHT_EDGE = 1;
+    private static final int LEFT_EDGE = -1;
     /** The leaf link record: next and previous leaf. */
     private static final int NEXT = 0;
     private static final int PREV = 1;
@@ -323,34 +333,66 @@ final class BMinusTree extends LeafChainIndex {
         size++;
         modCount++;
         if (full) {
-            splitLeaf(leaf);
+            splitLeaf(leaf, r);
         }
         return defaultReturnValue();
     }
 
-    /** Splits a leaf of B keys in halves; the left half's largest key goes up. */
-    private void splitLeaf(int leaf) {
+    /**
+     * Splits a leaf of B keys, the new one at slot {@code r}, in halves; the left half's largest
+     * key goes up. At an edge of the tree ({@link #edgeOf}) the split is uneven: a new largest key
+     * of the last leaf goes alone to the new leaf, the leaf keeping its B-1 keys; a new smallest
+     * key of the first leaf stays alone, its B-1 neighbours moving to the new leaf.
+     */
+    private void splitLeaf(int leaf, int r) {
+        int w = width;
+        int edge = edgeOf(r == w - 1, r == 0);
+        int keep = edge == RIGHT_EDGE ? w - 1 : edge == LEFT_EDGE ? 1 : w / 2;
         int right = allocLeaf(); // reserved
-        int half = width / 2;
         long[] kc = leafKeys.chunk(leaf);
         long[] vc = leafVals.chunk(leaf);
         int off = leafOff(leaf);
         int roff = leafOff(right);
-        System.arraycopy(kc, off + half, leafKeys.chunk(right), roff, half);
-        System.arraycopy(vc, off + half, leafVals.chunk(right), roff, half);
-        Arrays.fill(kc, off + half, off + width, MAXKEY);
+        System.arraycopy(kc, off + keep, leafKeys.chunk(right), roff, w - keep);
+        System.arraycopy(vc, off + keep, leafVals.chunk(right), roff, w - keep);
+        Arrays.fill(kc, off + keep, off + w, MAXKEY);
         if (links) {
             linkAfter(leaf, right);
         }
-        insertIntoParent(1, kc[off + half - 1], right);
+        insertIntoParent(1, kc[off + keep - 1], right, edge);
+    }
+
+    /**
+     * Where a full leaf splits: {@link #RIGHT_EDGE} for a new key above every key ({@code atEnd})
+     * of the tree's last leaf, the shape of an ascending run (time-ordered keys), so that the
+     * leaves it leaves behind are full, not half full, as database B-trees split their rightmost
+     * page; {@link #LEFT_EDGE} for the mirror at the first leaf (a descending run); {@link #MIDDLE}
+     * anywhere else, the even split, so random inserts fill and run as before (a key at the end
+     * of a leaf inside the tree is as likely a random one). Whether the leaf is the last (first)
+     * is read from the path of the last descent, the last (first) child at every level, so it
+     * needs no links. On the split path only.
+     */
+    private int edgeOf(boolean atEnd, boolean atStart) {
+        boolean last = atEnd;
+        boolean first = atStart;
+        for (int h = 1; h <= height && (last || first); h++) {
+            int c = pathPos[h];
+            last &= c == innerCount(pathNode[h]);
+            first &= c == 0;
+        }
+        return last ? RIGHT_EDGE : first ? LEFT_EDGE : MIDDLE;
     }
 
     /**
      * Adds separator {@code sep} (the largest key left of it) with right child {@code kid} to the
      * path node at level {@code h}: the path went through child c, so the key goes in at c and the
-     * child at c + 1, by the same masked shift as a leaf's.
+     * child at c + 1, by the same masked shift as a leaf's. {@code edge} is the leaf split's
+     * {@link #edgeOf}: at an edge a full node splits so that it keeps B-2 of its B children
+     * (ascending: the new node has the last two) or the node the run goes on in has 2
+     * (descending), so the inner levels of a run are as dense as its leaves, short of one child:
+     * a node of one child and no key would be a shape no other split makes.
      */
-    private void insertIntoParent(int h, long sep, int kid) {
+    private void insertIntoParent(int h, long sep, int kid, int edge) {
         int w = width;
         if (h > height) {
             int oldRoot = root;
@@ -378,16 +420,18 @@ final class BMinusTree extends LeafChainIndex {
         if (!full) {
             return;
         }
-        // B-1 keys and B children: the first B/2 children stay with B/2-1 keys, key B/2-1 goes
-        // up, the last B/2 children move right with the B/2-1 keys after it.
+        // B-1 keys and B children: the first m+1 children stay with m keys, key m goes up, the
+        // other children move right with the keys after it (and the padding slot, w-1). Halves:
+        // m = B/2-1. At the right edge (the new key at c = B-2, the end) m = B-3, at the left
+        // edge (c = 0) m = 1.
+        int m = edge == RIGHT_EDGE && c == w - 2 ? w - 3 : edge == LEFT_EDGE && c == 0 ? 1 : w / 2 - 1;
         int right = allocInner(); // reserved, so the arrays did not move
-        int half = w / 2;
         int roff = innerOff(right);
-        System.arraycopy(ka, off + half, ka, roff, half);
-        System.arraycopy(ca, co + half, ca, kidOff(right), half);
-        long up = ka[off + half - 1];
-        Arrays.fill(ka, off + half - 1, off + w, MAXKEY);
-        insertIntoParent(h + 1, up, right);
+        System.arraycopy(ka, off + m + 1, ka, roff, w - m - 1);
+        System.arraycopy(ca, co + m + 1, ca, kidOff(right), w - m - 1);
+        long up = ka[off + m];
+        Arrays.fill(ka, off + m, off + w, MAXKEY);
+        insertIntoParent(h + 1, up, right, edge);
     }
 
     // ---- delete -------------------------------------------------------------------------------

@@ -27,8 +27,13 @@ import org.bforest.storage.NodeIds;
  * <h2>Updates</h2>
  * Insert shifts the larger entries right; a full leaf splits 9 / 8 and the right leaf's first key
  * goes up; a full inner node splits 8 / 1 / 8 (the middle key goes up); a full root grows a new
- * root. Delete shifts left, and deletion is lazy as in the BS-tree: nodes are never merged or
- * rebalanced; a leaf that empties is unlinked and freed and its separator removed (the neighbour
+ * root. At the edges of the tree the splits are uneven (ours, as database B-trees split their
+ * rightmost page; {@link #edgeOf}): a key above every key of the last leaf (an ascending run,
+ * time-ordered keys) leaves the full leaf as it is and starts a new one with the new key alone,
+ * and the inner nodes above keep 16 of their 17 children, so the run leaves full nodes behind;
+ * a key below every key of the first leaf (a descending run) is the mirror. Anywhere else the
+ * halves stay, so random inserts fill as they did. Delete shifts left, and deletion is lazy as
+ * in the BS-tree: nodes are never merged or rebalanced; a leaf that empties is unlinked and freed and its separator removed (the neighbour
  * to its left, or for a leftmost child the one to its right, takes over its range); an inner
  * node left without children goes too; a root with one child is replaced by it. Lookups cost one
  * descent whatever the fill, so the only price of lazy deletion is memory after heavy deletes.
@@ -44,6 +49,10 @@ final class BPlusTree extends LeafChainIndex {
     static final int INNER = 16;
     static final int KIDS = INNER + 1;
     static final int MAX_HEIGHT = 40;
+    /** Where a leaf split happened ({@link #edgeOf}): inside the tree, the right edge, the left edge. */
+    private static final int MIDDLE = 0;
+    private static final int RIGHT_EDGE = 1;
+    private static final int LEFT_EDGE = -1;
     /** Offsets in the 4-int leaf info record. */
     static final int COUNT = 0;
     static final int NEXT = 1;
@@ -281,7 +290,11 @@ final class BPlusTree extends LeafChainIndex {
         return defaultReturnValue();
     }
 
-    /** Splits a full leaf around a new entry at {@code r}: 9 entries stay, 8 go to a new right leaf. */
+    /**
+     * Splits a full leaf around a new entry at {@code r}: 9 entries stay, 8 go to a new right
+     * leaf; at an edge of the tree ({@link #edgeOf}) all 16 stay and the new entry alone goes to
+     * the new leaf (or, below every key of the first leaf, the new entry alone stays).
+     */
     private void splitLeaf(int leaf, int r, long key, long value) {
         int right = allocLeaf(); // reserved: never moves chunks that hold existing leaves' data
         long[] kc = leafKeys.chunk(leaf);
@@ -290,7 +303,8 @@ final class BPlusTree extends LeafChainIndex {
         long[] rk = leafKeys.chunk(right);
         long[] rv = leafVals.chunk(right);
         int roff = leafOff(right);
-        int keep = (LEAF + 2) / 2; // 9 of the 17
+        int edge = edgeOf(leaf, r);
+        int keep = edge == RIGHT_EDGE ? LEAF : edge == LEFT_EDGE ? 1 : (LEAF + 2) / 2; // else 9 of the 17
         int moved = LEAF + 1 - keep;
         if (r < keep) {
             // The new entry stays left: entries [keep-1, 16) move right, then shift in.
@@ -312,11 +326,35 @@ final class BPlusTree extends LeafChainIndex {
         setInfo(leaf, COUNT, keep);
         setInfo(right, COUNT, moved);
         linkAfter(leaf, right);
-        insertIntoParent(1, rk[roff], right);
+        insertIntoParent(1, rk[roff], right, edge);
     }
 
-    /** Adds separator {@code sep} with right child {@code kid} to the path node at level {@code h}. */
-    private void insertIntoParent(int h, long sep, int kid) {
+    /**
+     * Where a full leaf splits for an entry at {@code r}: {@link #RIGHT_EDGE} for a key above
+     * every key of the tree's last leaf, the shape of an ascending run (time-ordered keys), so
+     * that the leaves it leaves behind are full, not half full, as database B-trees split their
+     * rightmost page; {@link #LEFT_EDGE} for the mirror at the first leaf (a descending run);
+     * {@link #MIDDLE} anywhere else, the even split, so random inserts fill and run as before.
+     * Only the edges: a key at the right end of a leaf inside the tree is as likely a random one
+     * (one insert in 17), and splitting those unevenly would leave random inserts' leaves
+     * emptier. On the split path only.
+     */
+    private int edgeOf(int leaf, int r) {
+        if (r == LEAF && leaf == tailLeaf) {
+            return RIGHT_EDGE;
+        }
+        return r == 0 && leaf == headLeaf ? LEFT_EDGE : MIDDLE;
+    }
+
+    /**
+     * Adds separator {@code sep} with right child {@code kid} to the path node at level {@code h};
+     * {@code edge} is the leaf split's {@link #edgeOf}. A full node splits 8 / 1 / 8; at an edge it
+     * splits so that it keeps 16 of its 18 children (ascending: 15 keys stay, the new node has the
+     * last two children) or the node the run goes on in has 2 (descending), so the inner levels of
+     * a run are as dense as its leaves, short of one child: a node of one child and no key would
+     * be a shape no other split makes.
+     */
+    private void insertIntoParent(int h, long sep, int kid, int edge) {
         if (h > height) {
             int oldRoot = root;
             int node = allocInner();
@@ -345,7 +383,8 @@ final class BPlusTree extends LeafChainIndex {
             innerCount.chunk(0)[node] = n + 1;
             return;
         }
-        // Full: 17 keys and 18 children; 8 keys stay, the 9th goes up, 8 move to a new node.
+        // Full: 17 keys and 18 children; 8 keys stay, the 9th goes up, 8 move to a new node
+        // (at an edge: 15 or 1 stay, see above).
         long[] sk = splitKeys;
         int[] sc = splitKids;
         System.arraycopy(ka, ko, sk, 0, c);
@@ -357,7 +396,7 @@ final class BPlusTree extends LeafChainIndex {
         int right = allocInner(); // reserved; flat arrays were grown before: fetch them again
         ka = innerKeys.chunk(0);
         ca = innerKids.chunk(0);
-        int keep = INNER / 2;
+        int keep = edge == RIGHT_EDGE && c == INNER ? INNER - 1 : edge == LEFT_EDGE && c == 0 ? 1 : INNER / 2;
         int rko = FlatLongNodeArray.offsetOf(right, INNER);
         int rco = FlatIntNodeArray.offsetOf(right, KIDS);
         System.arraycopy(sk, 0, ka, ko, keep);
@@ -367,7 +406,7 @@ final class BPlusTree extends LeafChainIndex {
         System.arraycopy(sk, keep + 1, ka, rko, moved);
         System.arraycopy(sc, keep + 1, ca, rco, moved + 1);
         innerCount.chunk(0)[right] = moved;
-        insertIntoParent(h + 1, sk[keep], right);
+        insertIntoParent(h + 1, sk[keep], right, edge);
     }
 
     // ---- delete -------------------------------------------------------------------------------

@@ -80,7 +80,11 @@ import org.bforest.util.BatchArguments;
  * in the narrowest width that holds them all, if one does; if none does, the leaf splits in two
  * halves, each "compressed as tightly as its keys allow" and spread over its lanes, and the insert
  * starts again from the root. A half of an encodable leaf is always encodable in the same width
- * with room to spare, and a leaf of at most 16 keys always re-encodes, so this ends. Delete is
+ * with room to spare, and a leaf of at most 16 keys always re-encodes, so this ends. At the
+ * edges of the tree (a key above every key of the last leaf, or below every key of the first:
+ * ascending and descending runs, {@link GappedTree#edgeOf}) a leaf that cannot take the key is
+ * not split in halves: it stays as it is and a new leaf holds the new key alone (in the width
+ * its step from the leaf needs), so a run leaves every leaf as full as its width allows. Delete is
  * the BS-tree's (Algorithm 5); an emptied leaf is unlinked, its values freed and its separator
  * removed, as in the BS-tree.
  *

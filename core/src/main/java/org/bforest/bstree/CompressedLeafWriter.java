@@ -1,6 +1,7 @@
 package org.bforest.bstree;
 
 import static org.bforest.bstree.ForLeafCodec.META;
+import static org.bforest.bstree.ForLeafCodec.V0;
 import static org.bforest.bstree.ForLeafCodec.hasLanes;
 import static org.bforest.bstree.ForLeafCodec.headroomBelow;
 import static org.bforest.bstree.ForLeafCodec.lanesFit;
@@ -11,6 +12,7 @@ import static org.bforest.bstree.ForLeafCodec.narrowestWidth;
 import static org.bforest.bstree.ForLeafCodec.ref;
 
 import java.util.Arrays;
+import org.bforest.kernel.PackedLanes;
 import org.bforest.storage.LongBlockHeap;
 
 /**
@@ -89,8 +91,89 @@ final class CompressedLeafWriter {
             t.structureChanges++;
             return true;
         }
+        if (splitAtEdge(leaf, count, pos, key, value)) {
+            return true;
+        }
         splitLeaf(leaf, count, meta);
         return false;
+    }
+
+    /**
+     * The uneven split at an edge of the tree ({@link GappedTree#edgeOf}), for a key no width can
+     * add to its leaf: above every key of the last leaf (an ascending run), the leaf stays as it
+     * is, full for its width, and a new leaf after it holds the new key alone; below every key of
+     * the first leaf, the mirror: the leaf's record moves as it is to a new leaf and the new key
+     * alone takes the leaf's place, first in the chain. Either way no key is re-encoded and the
+     * insert is done (true); false, with nothing changed, anywhere else.
+     *
+     * <p>The lone key's leaf takes the width that the step from its neighbour (the leaf's last
+     * key, or its first) needs, and its whole range on the side the run goes on to ({@code k0}
+     * the key, or a whole range below it), so a run that goes on at that pace fills the leaf
+     * without re-encoding it. Its value, in lanes, gets the whole range on the side its own step
+     * from the neighbour's value points to: values that grow with the key (row ids, times) then
+     * fill the leaf in lanes too, where the centred {@code v0} of a rewrite held half of them.
+     */
+    private boolean splitAtEdge(int leaf, int count, int pos, long key, long value) {
+        int edge = t.edgeOf(leaf, pos, count);
+        if (edge == InnerLevels.MIDDLE) {
+            return false;
+        }
+        boolean ascending = edge == InnerLevels.RIGHT_EDGE;
+        newKeys[0] = ascending ? oldKeys[count - 1] : key;
+        newKeys[1] = ascending ? key : oldKeys[0];
+        int width = narrowestWidth(newKeys, 0, 2);
+        newKeys[0] = key;
+        newVals[0] = value;
+        boolean inLanes = t.laneValues; // one value always fits lanes of any width
+        int lines = inLanes ? 0 : linesFor(1);
+        t.inner.reserveForSplit();
+        t.growLeaves(t.leafIds.needed());
+        t.values.reserve(lines, 0);
+        int fresh = t.allocLeaf();
+        int ref = inLanes ? 0 : t.values.alloc(lines);
+        int lone = ascending ? fresh : leaf;
+        if (!ascending) {
+            moveRecord(leaf, fresh);
+        }
+        writeLeaf(lone, newKeys, newVals, 0, 1, width, inLanes, ref, lines, ascending ? key : rangeBelow(key, width));
+        if (inLanes && width < 64) {
+            long near = ascending ? oldVals[count - 1] : oldVals[0];
+            boolean roomAbove = value > near || (ascending && value == near);
+            long v0 = roomAbove ? value : rangeBelow(value, width);
+            long[] c = t.leaves.chunk(lone);
+            c[t.infoAt(lone) + V0] = v0;
+            PackedLanes.set(c, t.valsAt(lone), width, 0, value - v0); // spread(1): the entry is in lane 0
+        }
+        t.addSplitLeaf(leaf, fresh, ascending ? key : oldKeys[0], edge);
+        return true;
+    }
+
+    /**
+     * The reference that puts {@code x} at the top of a lane of {@code width} bits, {@code MAXD - 1}
+     * above it (a key's lane stays below {@code MAXD}, the gaps' value), or at {@code Long.MIN_VALUE}
+     * when that is nearer: a whole range below {@code x} for a descending run.
+     */
+    private static long rangeBelow(long x, int width) {
+        if (width == 64) {
+            return Long.MIN_VALUE;
+        }
+        long spare = ForLeafCodec.maxD(width) - 1;
+        long room = x - Long.MIN_VALUE; // unsigned distance to the smallest long
+        return x - (Long.compareUnsigned(spare, room) <= 0 ? spare : room);
+    }
+
+    /**
+     * Moves leaf {@code from}'s entries to the fresh leaf {@code to}: its whole record (keys,
+     * value lanes, info with the reference to its value block, which goes with it) but the chain
+     * links, which stay {@code to}'s own. {@code from} is rewritten next.
+     */
+    private void moveRecord(int from, int to) {
+        long[] tc = t.leaves.chunk(to);
+        int links = t.infoAt(to) + ForLeafCodec.LINKS;
+        long keep = tc[links];
+        int longs = ForLeafCodec.recordLongs(t.laneValues);
+        System.arraycopy(t.leaves.chunk(from), t.keysAt(from), tc, t.keysAt(to), longs);
+        tc[links] = keep;
     }
 
     /** Copies a leaf's used keys and values out in key order; returns how many. */
@@ -133,7 +216,7 @@ final class CompressedLeafWriter {
         }
         writeLeaf(leaf, oldKeys, oldVals, 0, half, wl, lanesL, refL, ll, oldKeys[0]);
         writeLeaf(right, oldKeys, oldVals, half, count - half, wr, lanesR, refR, lr, oldKeys[half]);
-        t.addSplitLeaf(leaf, right, oldKeys[half]);
+        t.addSplitLeaf(leaf, right, oldKeys[half], InnerLevels.MIDDLE);
     }
 
     /**

@@ -25,9 +25,16 @@ import org.bforest.storage.FlatLongNodeArray;
  * {@link Slots#NONE}) and {@code meta} (one {@link Slots#meta} word). The root is a leaf id when
  * {@link #height} is 0. Updates descend with {@link #descend}, which records the node and child
  * index of every level; {@link #insertIntoParent} and {@link #removeChild} walk that path back up.
+ * A split is even, except after a leaf split at an edge of the tree ({@link #keepAtSplit}).
  */
 final class InnerLevels {
     static final int MAX_HEIGHT = 40;
+    /** Where a leaf split happened, for {@link #insertIntoParent(long, int, int)}: inside the tree. */
+    static final int MIDDLE = 0;
+    /** The tree's last leaf split for a key above all its keys (an ascending run). */
+    static final int RIGHT_EDGE = 1;
+    /** The tree's first leaf split for a key below all its keys (a descending run). */
+    static final int LEFT_EDGE = -1;
 
     private final String treeName;
     FlatLongNodeArray keys;
@@ -242,10 +249,20 @@ final class InnerLevels {
      * {@link #descend} reached (a leaf split); {@link #reserveForSplit} was called first.
      */
     void insertIntoParent(long sep, int kid) {
-        insertIntoParent(1, sep, kid);
+        insertIntoParent(1, sep, kid, MIDDLE);
     }
 
-    private void insertIntoParent(int h, long sep, int kid) {
+    /**
+     * {@link #insertIntoParent(long, int)} after a leaf split at an edge of the tree: {@link #RIGHT_EDGE}
+     * when the tree's last leaf split for a key above all of its keys (an ascending run), so
+     * every node on the path is the last of its level and {@code sep} goes to its right end;
+     * {@link #LEFT_EDGE} for the mirror (the first leaf, a descending run); else {@link #MIDDLE}.
+     */
+    void insertIntoParent(long sep, int kid, int edge) {
+        insertIntoParent(1, sep, kid, edge);
+    }
+
+    private void insertIntoParent(int h, long sep, int kid, int edge) {
         if (h > height) {
             int oldRoot = root;
             int newRoot = alloc();
@@ -265,7 +282,7 @@ final class InnerLevels {
         int mo = meta.offset(node);
         int bm = mc[mo] & FULL;
         if (bm == FULL) {
-            split(node, h, r, sep, kid);
+            split(node, h, r, sep, kid, edge);
             return;
         }
         long[] kc = keys.chunk(node);
@@ -281,9 +298,11 @@ final class InnerLevels {
 
     /**
      * Splits a full node around a new (separator, child): of the 17 pairs, 8 stay, the 9th's key
-     * moves up and its child becomes the new node's leftmost, and 8 go to the new node.
+     * moves up and its child becomes the new node's leftmost, and 8 go to the new node. At an
+     * edge of the tree ({@link #keepAtSplit}) the split is uneven instead, so that an ascending
+     * or descending run leaves full nodes behind, as it leaves full leaves.
      */
-    private void split(int node, int h, int r, long sep, int kid) {
+    private void split(int node, int h, int r, long sep, int kid, int edge) {
         long[] kc = keys.chunk(node);
         int off = keys.offset(node);
         int[] cc = kids.chunk(node);
@@ -299,11 +318,32 @@ final class InnerLevels {
         System.arraycopy(cc, co + 1 + r, sc, r + 1, N - r);
 
         int right = alloc(); // may move the arrays: nothing fetched above is used below
-        int keep = N / 2;
+        int keep = keepAtSplit(r, edge);
         spread(node, leftmost, sk, sc, 0, keep);
         spread(right, sc[keep], sk, sc, keep + 1, N - keep);
         changes++;
-        insertIntoParent(h + 1, sk[keep], right);
+        insertIntoParent(h + 1, sk[keep], right, edge);
+    }
+
+    /**
+     * The pairs a full node keeps when the new pair goes to slot {@code r}: 8 of the 17 (the
+     * halves of section 4.2), or at an edge of the tree the most that still leaves the other
+     * node a separator. An ascending run ({@link #RIGHT_EDGE}, the new pair at the right end)
+     * keeps 15, the new node taking the 16th's child as its leftmost and the new pair: 16 of 17
+     * children stay behind, where the ascending run never comes back. A descending run
+     * ({@link #LEFT_EDGE}, the new pair at slot 0) keeps 1: the node the run goes on in has two
+     * children and the new node 16. A node of one child (no separator) would be denser by one
+     * child in 17 but is a shape no other split makes; not worth it on levels a sixteenth the
+     * size of the one below.
+     */
+    static int keepAtSplit(int r, int edge) {
+        if (edge == RIGHT_EDGE && r == N) {
+            return N - 1;
+        }
+        if (edge == LEFT_EDGE && r == 0) {
+            return 1;
+        }
+        return N / 2;
     }
 
     /**

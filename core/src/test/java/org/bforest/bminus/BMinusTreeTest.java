@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -269,5 +271,141 @@ class BMinusTreeTest {
         assertThrows(IllegalArgumentException.class, () -> Indexes.bMinusTree(new long[] {1, 2}, null, 48));
         assertTrue(Indexes.bMinusTree(64).toString().contains("B=64"));
         assertTrue(Indexes.bMinusTree().toString().contains("B=32"));
+    }
+
+    /** Keys in each leaf, in key order (through the links or the ancestors). */
+    private static List<Integer> leafCounts(BMinusTree t) {
+        List<Integer> counts = new ArrayList<>();
+        for (int leaf = t.firstLeaf(); leaf != BMinusTree.NONE; leaf = t.leafNext(leaf)) {
+            counts.add(t.leafCount(leaf));
+        }
+        return counts;
+    }
+
+    /** Children of each inner node, a list per level below the root, nodes in key order. */
+    private static List<List<Integer>> innerChildren(BMinusTree t) {
+        List<List<Integer>> levels = new ArrayList<>();
+        List<Integer> level = List.of(t.root);
+        for (int h = t.height; h > 0; h--) {
+            List<Integer> counts = new ArrayList<>();
+            List<Integer> below = new ArrayList<>();
+            for (int node : level) {
+                int n = t.innerCount(node);
+                counts.add(n + 1);
+                for (int i = 0; i <= n; i++) {
+                    below.add(t.innerKid(node, i));
+                }
+            }
+            if (h < t.height) {
+                levels.add(counts);
+            }
+            level = below;
+        }
+        return levels;
+    }
+
+    /** Every count but the one where the run goes on ({@code skipLast}: the last, else the first) is {@code full}. */
+    private static void assertAllFull(List<Integer> counts, int full, boolean skipLast, String what) {
+        int skip = skipLast ? counts.size() - 1 : 0;
+        for (int i = 0; i < counts.size(); i++) {
+            if (i != skip) {
+                assertEquals(full, counts.get(i), what + " " + i + " of " + counts.size() + ": " + counts);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"16, true", "32, true", "64, true", "16, false", "32, false", "64, false"})
+    void runsAtTheEdgesLeaveFullLeavesAndInnerNodes(int b, boolean links) {
+        for (boolean ascending : new boolean[] {true, false}) {
+            BMinusTree t = new BMinusTree("t", b, 1.0, links);
+            int n = (b - 1) * (b - 2) * (b - 2) * (b == 64 ? 1 : 3) + 5;
+            for (int i = 0; i < n; i++) {
+                t.put(ascending ? 7L * i : -7L * i, i);
+            }
+            t.checkInvariants();
+            String at = "B=" + b + ", links " + links + (ascending ? ", ascending" : ", descending");
+            assertEquals((n + b - 2) / (b - 1), t.leafIds.inUse(), at + ": B-1 keys a leaf");
+            List<Integer> counts = leafCounts(t);
+            assertAllFull(counts, b - 1, ascending, at + ": leaf");
+            assertEquals(5, counts.get(ascending ? counts.size() - 1 : 0), at);
+            List<List<Integer>> levels = innerChildren(t);
+            assertTrue(levels.size() >= 1, at + ": " + t);
+            for (List<Integer> level : levels) {
+                assertAllFull(level, b - 2, ascending, at + ": inner node"); // B-2 of at most B-1 children
+            }
+            assertEquals(n - 1, t.get(7L * (n - 1) * (ascending ? 1 : -1), -1), at);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void insideTheTreeAKeyAtTheEndOfAFullLeafStillSplitsItInHalves(boolean links) {
+        BMinusTree t = BMinusTree.bulkLoad("t", 16, keys(30, 2), null, 1.0, links); // two leaves of 15
+        assertEquals(List.of(15, 15), leafCounts(t));
+        t.delete(28); // the first leaf's largest key; its separator stays 28
+        t.put(1, 1); // full again
+        t.put(27, 1); // at the end of the first leaf (below its separator), which is not the last: halves
+        assertEquals(List.of(8, 8, 15), leafCounts(t));
+        t.put(31, 1); // in the last leaf, not at its end
+        assertEquals(List.of(8, 8, 8, 8), leafCounts(t));
+        t.checkInvariants();
+    }
+
+    /**
+     * Random inserts fill leaves as the even split always did (this seed at B = 32: 0.6986
+     * before the edge splits, 0.6982 with them, a random key above all others being an append).
+     */
+    @Test
+    void randomInsertsKeepTheirFill() {
+        BMinusTree t = new BMinusTree("t", 32, 1.0);
+        SplittableRandom rnd = new SplittableRandom(11);
+        for (int i = 0; i < 200_000; i++) {
+            t.put(rnd.nextLong(), i);
+        }
+        double fill = t.size() / (31.0 * t.leafIds.inUse());
+        assertTrue(fill > 0.68 && fill < 0.72, "fill " + fill);
+    }
+
+    /** Ascending and descending runs, then random inserts and deletes, against a TreeMap. */
+    @ParameterizedTest
+    @CsvSource({"16, true", "32, true", "64, true", "16, false", "32, false", "64, false"})
+    void runsThenRandomInsertsThenDeletesKeepTheInvariants(int b, boolean links) {
+        for (long seed = 1; seed <= 3; seed++) {
+            BMinusTree t = new BMinusTree("t", b, 1.0, links);
+            TreeMap<Long, Long> model = new TreeMap<>();
+            SplittableRandom rnd = new SplittableRandom(seed);
+            long step = seed == 1 ? 1 : seed == 2 ? 5_000 : 1L << 36;
+            String at = "B=" + b + ", links " + links + ", seed " + seed;
+            for (int i = 0; i < 3_000; i++) {
+                put(t, model, step * i, rnd.nextLong(), at);
+            }
+            for (int i = 1; i <= 1_500; i++) {
+                put(t, model, -step * i, i, at);
+            }
+            IndexAssertions.assertMatches(t, model, at + " after the runs");
+            for (int i = 0; i < 3_000; i++) {
+                put(t, model, rnd.nextLong(-step * 1_500, step * 3_000), i, at);
+            }
+            IndexAssertions.assertMatches(t, model, at + " after random inserts");
+            for (int i = 0; i < 2_000; i++) {
+                put(t, model, step * 3_000 + 3 * i, i, at);
+            }
+            for (long k : model.keySet().toArray(new Long[0])) {
+                if (rnd.nextInt(4) != 0) {
+                    assertEquals(model.remove(k) != null, t.delete(k), at);
+                }
+            }
+            IndexAssertions.assertMatches(t, model, at + " after deletes");
+            for (long k : model.keySet().toArray(new Long[0])) {
+                assertTrue(t.delete(k), at);
+            }
+            IndexAssertions.assertMatches(t, new TreeMap<>(), at + " emptied");
+            assertEquals(0, t.height, at);
+        }
+    }
+
+    private static void put(BMinusTree t, TreeMap<Long, Long> model, long k, long v, String at) {
+        assertEquals(model.put(k, v) == null, t.upsert(k, v), at + " put " + k);
     }
 }

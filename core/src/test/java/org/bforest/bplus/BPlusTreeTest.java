@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.bforest.contract.IndexAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -95,5 +99,137 @@ class BPlusTreeTest {
         }
         t.checkInvariants();
         assertTrue(t.leafIds.count() <= 50_000 / 16 + 2, "leaf ids reused: " + t.leafIds.count());
+    }
+
+    /** Entries in each leaf, in chain order. */
+    private static List<Integer> leafCounts(BPlusTree t) {
+        List<Integer> counts = new ArrayList<>();
+        for (int leaf = t.firstLeaf(); leaf != BPlusTree.NONE; leaf = t.leafNext(leaf)) {
+            counts.add(t.leafCount(leaf));
+        }
+        return counts;
+    }
+
+    /** Children of each inner node, a list per level below the root, nodes in key order. */
+    private static List<List<Integer>> innerChildren(BPlusTree t) {
+        List<List<Integer>> levels = new ArrayList<>();
+        List<Integer> level = List.of(t.root);
+        for (int h = t.height; h > 0; h--) {
+            List<Integer> counts = new ArrayList<>();
+            List<Integer> below = new ArrayList<>();
+            for (int node : level) {
+                int n = t.innerCountOf(node);
+                counts.add(n + 1);
+                for (int i = 0; i <= n; i++) {
+                    below.add(t.innerKid(node, i));
+                }
+            }
+            if (h < t.height) {
+                levels.add(counts);
+            }
+            level = below;
+        }
+        return levels;
+    }
+
+    /** Every count but the one where the run goes on ({@code skipLast}: the last, else the first) is {@code full}. */
+    private static void assertAllFull(List<Integer> counts, int full, boolean skipLast, String what) {
+        int skip = skipLast ? counts.size() - 1 : 0;
+        for (int i = 0; i < counts.size(); i++) {
+            if (i != skip) {
+                assertEquals(full, counts.get(i), what + " " + i + " of " + counts.size() + ": " + counts);
+            }
+        }
+    }
+
+    @Test
+    void runsAtTheEdgesLeaveFullLeavesAndInnerNodes() {
+        for (boolean ascending : new boolean[] {true, false}) {
+            BPlusTree t = new BPlusTree("t", 1.0);
+            int n = 16 * 6_000 + 5;
+            for (int i = 0; i < n; i++) {
+                t.put(ascending ? 7L * i : -7L * i, i);
+            }
+            t.checkInvariants();
+            assertEquals((n + 15) / 16, t.leafIds.inUse(), "16 entries a leaf");
+            List<Integer> counts = leafCounts(t);
+            assertAllFull(counts, BPlusTree.LEAF, ascending, "leaf");
+            assertEquals(5, counts.get(ascending ? counts.size() - 1 : 0));
+            List<List<Integer>> levels = innerChildren(t);
+            assertTrue(levels.size() >= 2, t.toString());
+            for (List<Integer> level : levels) {
+                assertAllFull(level, BPlusTree.KIDS - 1, ascending, "inner node"); // 16 of 17 children
+            }
+            assertEquals(n - 1, t.get(7L * (n - 1) * (ascending ? 1 : -1), -1));
+        }
+    }
+
+    @Test
+    void insideTheTreeAKeyAboveAFullLeafStillSplitsItInHalves() {
+        BPlusTree t = BPlusTree.bulkLoad("t", keys(32, 2), null, 1.0);
+        assertEquals(List.of(16, 16), leafCounts(t));
+        t.put(31, 1); // above every key of the first leaf, which is not the last
+        assertEquals(List.of(9, 8, 16), leafCounts(t));
+        t.put(33, 1); // in the last leaf, not above its keys
+        assertEquals(List.of(9, 8, 9, 8), leafCounts(t));
+        t.put(-1, 1); // below every key of the first leaf, which is not full
+        assertEquals(List.of(10, 8, 9, 8), leafCounts(t));
+        t.checkInvariants();
+    }
+
+    /**
+     * Random inserts fill leaves as the even split always did (this seed: 0.7042 before the
+     * edge splits, 0.7046 with them, a random key above all others being an append).
+     */
+    @Test
+    void randomInsertsKeepTheirFill() {
+        BPlusTree t = new BPlusTree("t", 1.0);
+        SplittableRandom rnd = new SplittableRandom(11);
+        for (int i = 0; i < 200_000; i++) {
+            t.put(rnd.nextLong(), i);
+        }
+        double fill = t.size() / (16.0 * t.leafIds.inUse());
+        assertTrue(fill > 0.69 && fill < 0.72, "fill " + fill);
+    }
+
+    /** Ascending and descending runs, then random inserts and deletes, against a TreeMap. */
+    @Test
+    void runsThenRandomInsertsThenDeletesKeepTheInvariants() {
+        for (long seed = 1; seed <= 3; seed++) {
+            BPlusTree t = new BPlusTree("t", 1.0);
+            TreeMap<Long, Long> model = new TreeMap<>();
+            SplittableRandom rnd = new SplittableRandom(seed);
+            long step = seed == 1 ? 1 : seed == 2 ? 5_000 : 1L << 36;
+            String at = "seed " + seed;
+            for (int i = 0; i < 3_000; i++) {
+                put(t, model, step * i, rnd.nextLong(), at);
+            }
+            for (int i = 1; i <= 1_500; i++) {
+                put(t, model, -step * i, i, at);
+            }
+            IndexAssertions.assertMatches(t, model, at + " after the runs");
+            for (int i = 0; i < 3_000; i++) {
+                put(t, model, rnd.nextLong(-step * 1_500, step * 3_000), i, at);
+            }
+            IndexAssertions.assertMatches(t, model, at + " after random inserts");
+            for (int i = 0; i < 2_000; i++) {
+                put(t, model, step * 3_000 + 3 * i, i, at);
+            }
+            for (long k : model.keySet().toArray(new Long[0])) {
+                if (rnd.nextInt(4) != 0) {
+                    assertEquals(model.remove(k) != null, t.delete(k), at);
+                }
+            }
+            IndexAssertions.assertMatches(t, model, at + " after deletes");
+            for (long k : model.keySet().toArray(new Long[0])) {
+                assertTrue(t.delete(k), at);
+            }
+            IndexAssertions.assertMatches(t, new TreeMap<>(), at + " emptied");
+            assertEquals(0, t.height);
+        }
+    }
+
+    private static void put(BPlusTree t, TreeMap<Long, Long> model, long k, long v, String at) {
+        assertEquals(model.put(k, v) == null, t.upsert(k, v), at + " put " + k);
     }
 }
