@@ -34,6 +34,15 @@ import org.bforest.spi.PackedLeaves;
  *     is split into two images, which replace it in its own group the same way, recursively; a
  *     split root makes a new root over a group of two.</li>
  * </ul>
+ * <p>Appends, as database B-trees split for sequential inserts: when the full leaf is the tree's
+ * last and the new key goes past its last key, the leaf keeps its {@code S} entries and the new
+ * last leaf starts with the new key; a full parent on that path (each is its parent's last child)
+ * keeps its {@code K + 1} children and the new node starts with the one new child, and the full
+ * tree places the groups of such a split at the start of their blocks, so they grow only at their
+ * end and fill the block. Ascending inserts (a time-ordered key, a sliding window) then leave full
+ * leaves, inner nodes and blocks behind, as the bulk load does, instead of half-full ones that
+ * never fill. Any other split is the paper's half split; the test is made only on the split path.
+ *
  * Leaves whose id changes are relinked ({@link CsbTree#relink}), and so are the neighbours
  * outside the group. Storage for a whole split (two groups a level and a root) is reserved before
  * anything is written, so an {@code OutOfMemoryError} leaves the tree as it was.
@@ -64,6 +73,11 @@ final class CsbSplitter {
     private final int[] order;
     /** Parity of the level whose inner images {@link #writeImage} places ({@link #replaceChild} sets it). */
     private int imageLevelParity;
+    /**
+     * This split is an append: the new key is past the last key of the tree's last leaf, so every
+     * node on the path is the last child of its parent ({@link #split} sets it).
+     */
+    private boolean append;
 
     CsbSplitter(CsbTree t) {
         this.t = t;
@@ -88,6 +102,8 @@ final class CsbSplitter {
      */
     void split(int leaf, int r, long key, long value) {
         reserve(); // may replace a small first chunk: splitLeaf fetches the arrays again
+        // only here, on the split path: a put into a leaf with room never asks
+        append = r == width && t.leafNext(leaf) == NONE;
         splitLeaf(leaf, r, key, value);
     }
 
@@ -113,7 +129,9 @@ final class CsbSplitter {
         long[] mk = mergeKeys;
         long[] mv = mergeVals;
         PackedLeaves.withEntry(kc, vc, off, w, r, key, value, mk, mv); // the full leaf with the new entry, in order
-        int left = (w + 2) / 2;
+        // an append keeps the full leaf as it is and starts the new last leaf with the new key, so
+        // ascending inserts leave full leaves behind (the half split would leave them half full)
+        int left = append ? w : (w + 2) / 2;
         int right = w + 1 - left;
         fillLeafImage(0, mk, mv, 0, left);
         fillLeafImage(1, mk, mv, left, right);
@@ -286,7 +304,10 @@ final class CsbSplitter {
         long meta1 = segs == 2 ? a[off + k + 1] : 0;
         int prevOut = leaves ? t.leafPrev(firstOld) : NONE;
         int nextOut = leaves ? t.leafNext(lastOld) : NONE;
-        int left = (total + 1) / 2;
+        // an append (c is the last child): the left image keeps the K + 1 children, all its keys,
+        // the right one starts with the one new child and no key (an inner node of one child is
+        // valid, the deleter leaves such too); it fills as the appends go on
+        int left = append ? total - 1 : (total + 1) / 2;
         int right = total - left;
         int side = (h & 1) * 2;
         long[] li = innerImg[side];
@@ -385,14 +406,15 @@ final class CsbSplitter {
 
     /**
      * A new group of {@code cap(n)} ids holding the children {@code sources[from .. from+n)}; its
-     * pointer lane. The full tree centres the children in their block, leaving room on both sides
+     * pointer lane. The full tree centres the children in their block (an append: at its start), leaving room on both sides
      * for {@link #shiftInGroup}.
      */
     private long placeGroup(boolean leaves, int from, int n) {
         if (n == 0) {
             return 0;
         }
-        int o = full ? (width - n) / 2 : 0;
+        // an append places its groups at the start of the block: they grow only at their end
+        int o = full && !append ? (width - n) / 2 : 0;
         int g = t.pool(leaves).alloc(cap(n)) + o;
         for (int i = 0; i < n; i++) {
             int src = sources[from + i];

@@ -51,7 +51,9 @@ import org.bforest.storage.LongNodeArray;
  * A leaf holds up to {@code S} entries; a full one splits in halves, and its group grows (plain:
  * copied one node larger; segmented: the segment that grows; full: nodes shift inside the block)
  * or, under a full parent, is redistributed over two groups, recursively. The splits and their
- * scratch are {@link CsbSplitter}; {@code put} calls it only for a full leaf.
+ * scratch are {@link CsbSplitter}; {@code put} calls it only for a full leaf. A split that appends
+ * past the last key of the last leaf is uneven instead (the old nodes stay full, the new last ones
+ * start with the new entry), so ascending inserts keep the tree as dense as a bulk load.
  *
  * <h2>Delete: reclaiming</h2>
  * The entry is removed from its leaf without recording a path; only when that empties the leaf
