@@ -342,33 +342,25 @@ public interface LongIndex {
         return false;
     }
 
+    // The others stand on the index's own exact get (the default above, or an override), which
+    // checks the out array and leaves it untouched when the key is absent, then write.
+
     private static boolean exactPut(LongIndex index, long key, long value, long[] previous) {
-        BatchArguments.checkOut(previous, "previous");
-        long old = index.get(key, probe());
-        boolean present = old != probe() || index.containsKey(key);
+        boolean present = index.get(key, previous);
         index.put(key, value);
-        if (present) {
-            previous[0] = old;
-        }
         return present;
     }
 
     private static boolean exactRemove(LongIndex index, long key, long[] previous) {
-        BatchArguments.checkOut(previous, "previous");
-        long old = index.get(key, probe());
-        if (old != probe() || index.containsKey(key)) {
-            index.remove(key);
-            previous[0] = old;
-            return true;
+        if (!index.get(key, previous)) {
+            return false;
         }
-        return false;
+        index.remove(key);
+        return true;
     }
 
     private static boolean exactPutIfAbsent(LongIndex index, long key, long value, long[] present) {
-        BatchArguments.checkOut(present, "present");
-        long old = index.get(key, probe());
-        if (old != probe() || index.containsKey(key)) {
-            present[0] = old;
+        if (index.get(key, present)) {
             return true;
         }
         index.put(key, value);
@@ -376,32 +368,33 @@ public interface LongIndex {
     }
 
     private static boolean exactReplace(LongIndex index, long key, long value, long[] previous) {
-        BatchArguments.checkOut(previous, "previous");
-        long old = index.get(key, probe());
-        if (old != probe() || index.containsKey(key)) {
-            index.put(key, value);
-            previous[0] = old;
-            return true;
+        if (!index.get(key, previous)) {
+            return false;
         }
-        return false;
+        index.put(key, value);
+        return true;
+    }
+
+    /** Whether {@code key} is there with {@code expected}: the test of both conditional updates. */
+    private static boolean holds(LongIndex index, long key, long expected) {
+        long old = index.get(key, probe());
+        return old == expected && (old != probe() || index.containsKey(key));
     }
 
     private static boolean exactReplace(LongIndex index, long key, long expected, long value) {
-        long old = index.get(key, probe());
-        if (old == expected && (old != probe() || index.containsKey(key))) {
-            index.put(key, value);
-            return true;
+        if (!holds(index, key, expected)) {
+            return false;
         }
-        return false;
+        index.put(key, value);
+        return true;
     }
 
     private static boolean exactRemove(LongIndex index, long key, long expected) {
-        long old = index.get(key, probe());
-        if (old == expected && (old != probe() || index.containsKey(key))) {
-            index.remove(key);
-            return true;
+        if (!holds(index, key, expected)) {
+            return false;
         }
-        return false;
+        index.remove(key);
+        return true;
     }
 
     /** Removes every key; the index keeps working afterwards. */
