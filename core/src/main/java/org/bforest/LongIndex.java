@@ -428,6 +428,27 @@ public interface LongIndex {
     long ceilingKey(long key, long absent);
 
     /**
+     * {@link #ceilingKey(long, long)} for every key of a batch: writes the least key
+     * {@code >= keys[i]}, or {@code absent}, to {@code ceilings[i]}. The CPU trees run the batch
+     * through their batched descent (the misses of independent searches overlap); elsewhere it
+     * loops.
+     *
+     * @param keys     where to look from, in any order (repeats allowed); not changed
+     * @param ceilings where the answers go: {@code ceilings[i]} for {@code keys[i]}; at least as
+     *                 long as {@code keys} (entries past {@code keys.length} are left alone)
+     * @param absent   what to write where every key is below {@code keys[i]}
+     * @throws NullPointerException     if {@code keys} or {@code ceilings} is null
+     * @throws IllegalArgumentException if {@code ceilings} is shorter than {@code keys}; nothing is
+     *                                  written
+     */
+    default void ceilingKeyAll(long[] keys, long[] ceilings, long absent) {
+        BatchArguments.checkGetAll(keys, ceilings);
+        for (int i = 0; i < keys.length; i++) {
+            ceilings[i] = ceilingKey(keys[i], absent);
+        }
+    }
+
+    /**
      * The greatest key {@code <= key}, or {@code absent} if there is none.
      *
      * @param key    where to look from, any {@code long}
