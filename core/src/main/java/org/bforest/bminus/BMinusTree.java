@@ -288,6 +288,56 @@ final class BMinusTree extends LeafChainIndex {
         return kc[at] == key ? vc[at + t] : absent;
     }
 
+    /**
+     * The batched look-up's descent: the keys level by level in lock-step, every node's key and
+     * child-id lines requested before any is searched (see {@link Prefetch}), then every leaf's
+     * key and value lines.
+     */
+    @Override
+    protected void findLeaves(long[] keys, int from, int n, int[] leaves) {
+        long[] ka = innerKeys.chunk(0);
+        int[] ca = innerKids.chunk(0);
+        int w = width;
+        int z = Prefetch.zero();
+        for (int i = 0; i < n; i++) {
+            leaves[i] = root;
+        }
+        for (int h = height; h > 0; h--) {
+            int t = 0;
+            for (int i = 0; i < n; i++) {
+                int node = leaves[i];
+                int co = FlatIntNodeArray.offsetOf(node, w);
+                t |= Prefetch.lines(ka, FlatLongNodeArray.offsetOf(node, w), w)
+                        | ca[co] | ca[co + (w >> 1)] | ca[co + w - 1];
+            }
+            t &= z;
+            for (int i = 0; i < n; i++) {
+                int node = leaves[i];
+                long key = Math.min(keys[from + i], MAXKEY - 1);
+                leaves[i] = ca[FlatIntNodeArray.offsetOf(node, w) + t
+                        + NodeSearch.rank(ka, FlatLongNodeArray.offsetOf(node, w), w, key)];
+            }
+        }
+        int t = 0;
+        for (int i = 0; i < n; i++) {
+            int leaf = leaves[i];
+            int off = leafOff(leaf);
+            t |= Prefetch.lines(leafKeys.chunk(leaf), off, w) | Prefetch.lines(leafVals.chunk(leaf), off, w);
+        }
+        t &= z;
+        for (int i = 0; i < n; i++) {
+            leaves[i] += t;
+        }
+    }
+
+    @Override
+    protected long leafGet(int leaf, long key, long absent) {
+        long[] kc = leafKeys.chunk(leaf);
+        int off = leafOff(leaf);
+        int at = off + NodeSearch.rank(kc, off, width, key);
+        return kc[at] == key ? leafVals.chunk(leaf)[at] : absent;
+    }
+
     @Override
     public boolean containsKey(long key) {
         if (key == MAXKEY) {

@@ -2,6 +2,7 @@ package org.bforest.bplus;
 
 import java.util.Arrays;
 import org.bforest.LongEntryVisitor;
+import org.bforest.kernel.Prefetch;
 import org.bforest.spi.LeafChainIndex;
 import org.bforest.spi.PackedLeaves;
 import org.bforest.storage.FlatIntNodeArray;
@@ -241,6 +242,57 @@ final class BPlusTree extends LeafChainIndex {
             return getMax(absent);
         }
         int leaf = findLeaf(key);
+        long[] kc = leafKeys.chunk(leaf);
+        int off = leafOff(leaf);
+        int i = Arrays.binarySearch(kc, off, off + leafCount(leaf), key);
+        return i >= 0 ? leafVals.chunk(leaf)[i] : absent;
+    }
+
+    /**
+     * The batched look-up's descent: the keys level by level in lock-step, every node's key,
+     * child-id and count lines requested before any is searched (see {@code kernel.Prefetch}),
+     * then every leaf's key and value lines.
+     */
+    @Override
+    protected void findLeaves(long[] keys, int from, int n, int[] leaves) {
+        long[] ka = innerKeys.chunk(0);
+        int[] ca = innerKids.chunk(0);
+        int[] na = innerCount.chunk(0);
+        int z = Prefetch.zero();
+        for (int i = 0; i < n; i++) {
+            leaves[i] = root;
+        }
+        for (int h = height; h > 0; h--) {
+            int t = 0;
+            for (int i = 0; i < n; i++) {
+                int node = leaves[i];
+                int co = FlatIntNodeArray.offsetOf(node, KIDS);
+                t |= Prefetch.lines(ka, FlatLongNodeArray.offsetOf(node, INNER), INNER) | ca[co] | ca[co + INNER]
+                        | na[node];
+            }
+            t &= z;
+            for (int i = 0; i < n; i++) {
+                int node = leaves[i];
+                long key = Math.min(keys[from + i], MAXKEY - 1);
+                int c = upperBound(ka, FlatLongNodeArray.offsetOf(node, INNER) + t, na[node], key);
+                leaves[i] = ca[FlatIntNodeArray.offsetOf(node, KIDS) + c];
+            }
+        }
+        int t = 0;
+        for (int i = 0; i < n; i++) {
+            int leaf = leaves[i];
+            int off = leafOff(leaf);
+            t |= Prefetch.lines(leafKeys.chunk(leaf), off, LEAF) | Prefetch.lines(leafVals.chunk(leaf), off, LEAF)
+                    | leafCount(leaf);
+        }
+        t &= z;
+        for (int i = 0; i < n; i++) {
+            leaves[i] += t;
+        }
+    }
+
+    @Override
+    protected long leafGet(int leaf, long key, long absent) {
         long[] kc = leafKeys.chunk(leaf);
         int off = leafOff(leaf);
         int i = Arrays.binarySearch(kc, off, off + leafCount(leaf), key);

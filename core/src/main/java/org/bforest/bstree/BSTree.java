@@ -10,7 +10,6 @@ import org.bforest.kernel.NodeSearch;
 import org.bforest.kernel.Prefetch;
 import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;
-import org.bforest.util.BatchArguments;
 
 /**
  * The BS-tree: a gapped, data-parallel B+-tree (Tsitsigkos, Lampropoulos, Bouros, Mamoulis and
@@ -266,48 +265,43 @@ final class BSTree extends GappedTree {
     }
 
     /**
-     * Batched look-up: descends {@value #BATCH} keys at a time level by level, so the CPU has up
-     * to 16 independent cache misses in flight instead of one dependent chain (the design brief
-     * measured 2.7x on a memory-bound tree). Allocates one array of {@value #BATCH} leaf ids per
-     * call, not per key: no field holds per-call state, so any number of threads may read at once.
+     * The batched look-up's descent: the shared lock-step over the inner levels, then the loads of
+     * every leaf's key lines, all started before any leaf is searched (see {@link Prefetch}); the
+     * leaf ids carry the touches' zero, so the loads are not dropped. Not the value lines, unlike
+     * {@link #get}: a batch keeps as many misses in flight as the memory serves, so a line it does
+     * not need costs a line it does; {@link #leafGet} reads the one value line that holds the
+     * answer, and consecutive keys' value loads overlap (they do not depend on each other).
      */
     @Override
-    public void getAll(long[] keys, long[] values, long absent) {
-        BatchArguments.checkGetAll(keys, values);
-        int[] nodes = new int[BATCH];
-        for (int base = 0; base < keys.length; base += BATCH) {
-            int n = Math.min(BATCH, keys.length - base);
-            inner.findLeaves(keys, base, n, nodes);
-            // Start every leaf's key and value lines first, as findLeaves does per level.
-            int t = 0;
-            for (int i = 0; i < n; i++) {
-                int leaf = nodes[i];
-                long[] kc = leafKeys.chunk(leaf);
-                int off = leafOffset(leaf);
-                t |= (int) (kc[off] ^ kc[off + N - 1]);
-                if (!keyOnly) {
-                    long[] vc = leafVals.chunk(leaf);
-                    t |= (int) (vc[off] ^ vc[off + N / 2] ^ vc[off + N - 1]);
-                }
-            }
-            t &= Prefetch.zero();
-            for (int i = 0; i < n; i++) {
-                long key = keys[base + i];
-                long v = absent;
-                if (key == MAXKEY) {
-                    v = getMax(absent);
-                } else {
-                    int leaf = nodes[i];
-                    long[] kc = leafKeys.chunk(leaf);
-                    int off = leafOffset(leaf) + t;
-                    int q = NodeSearch.succGT(kc, off, key);
-                    if (q != 0 && kc[off + q - 1] == key) {
-                        v = keyOnly ? 0 : leafVals.chunk(leaf)[off + q - 1];
-                    }
-                }
-                values[base + i] = v;
-            }
+    protected void findLeaves(long[] keys, int from, int n, int[] leaves) {
+        inner.findLeaves(keys, from, n, leaves);
+        int t = 0;
+        for (int i = 0; i < n; i++) {
+            int leaf = leaves[i];
+            long[] kc = leafKeys.chunk(leaf);
+            int off = leafOffset(leaf);
+            t |= (int) (kc[off] ^ kc[off + N - 1]);
         }
+        t &= Prefetch.zero();
+        for (int i = 0; i < n; i++) {
+            leaves[i] += t;
+        }
+    }
+
+    @Override
+    protected long leafGet(int leaf, long key, long absent) {
+        long[] kc = leafKeys.chunk(leaf);
+        int off = leafOffset(leaf);
+        int q = NodeSearch.succGT(kc, off, key);
+        if (q != 0 && kc[off + q - 1] == key) {
+            return keyOnly ? 0 : leafVals.chunk(leaf)[off + q - 1];
+        }
+        return absent;
+    }
+
+    @Override
+    protected boolean storesValues() {
+        return !keyOnly;
     }
 
     @Override

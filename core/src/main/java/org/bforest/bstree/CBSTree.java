@@ -28,7 +28,6 @@ import org.bforest.kernel.PackedLanes;
 import org.bforest.kernel.Prefetch;
 import org.bforest.storage.LongBlockHeap;
 import org.bforest.storage.LongNodeArray;
-import org.bforest.util.BatchArguments;
 
 /**
  * The compressed BS-tree (CBS-tree; BS-tree paper, sections 5 and 6): the BS-tree's inner levels
@@ -373,22 +372,15 @@ final class CBSTree extends GappedTree {
         return lookIn(inner.findLeaf(key), key, absent);
     }
 
-    /**
-     * Batched look-up, {@value #BATCH} descents in lock-step (see {@code BSTree.getAll}); one array
-     * of leaf ids per call, no shared scratch, so concurrent readers are safe.
-     */
+    /** The batched look-up's descent: the shared inner levels' lock-step. */
     @Override
-    public void getAll(long[] keys, long[] vals, long absent) {
-        BatchArguments.checkGetAll(keys, vals);
-        int[] nodes = new int[BATCH];
-        for (int base = 0; base < keys.length; base += BATCH) {
-            int n = Math.min(BATCH, keys.length - base);
-            inner.findLeaves(keys, base, n, nodes);
-            for (int i = 0; i < n; i++) {
-                long key = keys[base + i];
-                vals[base + i] = key == MAXKEY ? getMax(absent) : lookIn(nodes[i], key, absent);
-            }
-        }
+    protected void findLeaves(long[] keys, int from, int n, int[] leaves) {
+        inner.findLeaves(keys, from, n, leaves);
+    }
+
+    @Override
+    protected long leafGet(int leaf, long key, long absent) {
+        return lookIn(leaf, key, absent);
     }
 
     /**

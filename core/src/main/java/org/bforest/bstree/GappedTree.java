@@ -20,9 +20,9 @@ import org.bforest.storage.NodeIds;
  * {@link #allocLeaf}, {@link #freeLeaf}, {@link #loadLeaves} and {@link #trimLeaves}; none of them is
  * called on a look-up, and an update calls them only when a leaf splits or empties.
  *
- * <p>What stays apart although it looks alike: each tree's {@code get}, {@code getAll},
- * {@code containsKey}, {@code put} and {@code remove} (their {@code MAXKEY} test, batching and
- * size/verify epilogue included), in-leaf search and {@code visitLeaf} loop. They decode their own
+ * <p>What stays apart although it looks alike: each tree's {@code get}, the batched look-up's leaf
+ * step ({@code findLeaves}, {@code leafGet}), {@code containsKey}, {@code put} and {@code remove}
+ * (their {@code MAXKEY} test and size/verify epilogue included), in-leaf search and {@code visitLeaf} loop. They decode their own
  * leaf format in line; written once, they would reach the leaf through a call per key (or per
  * leaf) that the JIT could no longer specialise to one format, on the paths every look-up, update
  * and range visit runs.
@@ -42,8 +42,6 @@ abstract sealed class GappedTree extends LeafChainIndex implements BSTreeIndex p
     static final boolean VERIFY = Boolean.getBoolean("bforest.verify");
     static final long VERIFY_LIMIT = 5_000;
 
-    /** Look-ups {@code getAll} runs in lock-step: enough to overlap the misses, few enough to stay in registers. */
-    static final int BATCH = 16;
 
     final InnerLevels inner;
     /** The leaf ids: free list and high-water mark. */

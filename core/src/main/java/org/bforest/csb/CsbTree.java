@@ -410,6 +410,53 @@ final class CsbTree extends LeafChainIndex {
         return r < width && kc[off + r] == key ? vc[off + r + t] : absent;
     }
 
+    /**
+     * The batched look-up's descent: the keys level by level in lock-step, every node's lines
+     * (keys and pointer lanes, one record) requested before any is searched (see {@link Prefetch}),
+     * then every leaf's key and value lines. One loop for every kind of tree: it waits on memory,
+     * not on the search's arithmetic, so the copies of the single descent are not needed here.
+     */
+    @Override
+    protected void findLeaves(long[] keys, int from, int n, int[] leaves) {
+        long[] a = inner.chunk(0);
+        int w = width;
+        int z = Prefetch.zero();
+        for (int i = 0; i < n; i++) {
+            leaves[i] = root;
+        }
+        for (int h = height; h > 0; h--) {
+            int t = 0;
+            for (int i = 0; i < n; i++) {
+                t |= Prefetch.lines(a, FlatLongNodeArray.offsetOf(leaves[i], w), w);
+            }
+            t &= z;
+            for (int i = 0; i < n; i++) {
+                int off = FlatLongNodeArray.offsetOf(leaves[i], w) + t;
+                long key = Math.min(keys[from + i], MAXKEY - 1);
+                int c = descent == UNROLLED ? rankUnrolled(a, off, key) : NodeSearch.rankHead(a, off, w, segs, key);
+                leaves[i] = child(a, off, c);
+            }
+        }
+        int t = 0;
+        for (int i = 0; i < n; i++) {
+            int leaf = leaves[i];
+            int off = leafKeys.offset(leaf);
+            t |= Prefetch.lines(leafKeys.chunk(leaf), off, w) | Prefetch.lines(leafVals.chunk(leaf), off, w);
+        }
+        t &= z;
+        for (int i = 0; i < n; i++) {
+            leaves[i] += t;
+        }
+    }
+
+    @Override
+    protected long leafGet(int leaf, long key, long absent) {
+        long[] kc = leafKeys.chunk(leaf);
+        int off = leafKeys.offset(leaf);
+        int r = leafRank(kc, off, key);
+        return r < width && kc[off + r] == key ? leafVals.chunk(leaf)[off + r] : absent;
+    }
+
     @Override
     public boolean containsKey(long key) {
         if (key == MAXKEY) {

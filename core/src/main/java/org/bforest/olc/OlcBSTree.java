@@ -12,6 +12,7 @@ import org.bforest.LongIndexViews;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.spi.InvariantCheckable;
 import org.bforest.util.BatchArguments;
+import org.bforest.util.BatchOrder;
 
 /**
  * The concurrent BS-tree: the gapped, data-parallel B+-tree of Tsitsigkos, Lampropoulos, Bouros,
@@ -80,10 +81,72 @@ final class OlcBSTree extends OlcNodes implements ConcurrentLongIndex, Invariant
         return OlcReader.lookup(this, key) != ABSENT_MARK;
     }
 
-    /** See {@link OlcReader#getAll}: 16 keys descended in lock-step, each answer linearizable by itself. */
+    /**
+     * See {@link OlcReader#getAll}: 16 keys descended in lock-step, each answer linearizable by
+     * itself; a batch of {@value BatchOrder#WORTH_SORTING} keys or more is put in key order first
+     * ({@link BatchOrder}), and the answers go back to the caller's order.
+     */
     @Override
     public void getAll(long[] keys, long[] values, long absent) {
-        OlcReader.getAll(this, keys, values, absent);
+        BatchArguments.checkGetAll(keys, values);
+        if (keys.length < BatchOrder.WORTH_SORTING) {
+            OlcReader.getAll(this, keys, values, absent);
+            return;
+        }
+        BatchOrder o = BatchOrder.of(keys);
+        long[] sorted = new long[keys.length];
+        OlcReader.getAll(this, o.keys, sorted, absent);
+        int[] at = o.from;
+        for (int i = 0; i < sorted.length; i++) {
+            values[at[i]] = sorted[i];
+        }
+    }
+
+    /**
+     * Each key put as {@link #put} does (each linearizable by itself; the batch is not one atomic
+     * step), 16 at a time after a lock-step descent that brings their paths and leaves into the
+     * cache; a large batch in key order ({@link BatchOrder}, stable: a key given twice ends with its
+     * last value).
+     */
+    @Override
+    public void putAll(long[] keys, long[] values) {
+        BatchArguments.checkPutAll(keys, values);
+        applyAll(keys, values);
+    }
+
+    /** As {@link #putAll}: each key removed as {@link #remove} does, after the warming descent. */
+    @Override
+    public long removeAll(long[] keys) {
+        java.util.Objects.requireNonNull(keys, "keys");
+        return applyAll(keys, null);
+    }
+
+    /** Puts ({@code values} given) or removes every key; returns how many keys were removed. */
+    private long applyAll(long[] keys, long[] values) {
+        long[] k = keys;
+        int[] at = null;
+        if (keys.length >= BatchOrder.WORTH_SORTING) {
+            BatchOrder o = BatchOrder.of(keys);
+            k = o.keys;
+            at = o.from;
+        }
+        int[] nodes = new int[OlcReader.BATCH];
+        long[] versions = new long[OlcReader.BATCH];
+        long[] group = new long[OlcReader.BATCH];
+        long[] scratch = new long[OlcReader.BATCH];
+        long removed = 0;
+        for (int base = 0; base < k.length; base += OlcReader.BATCH) {
+            int n = Math.min(OlcReader.BATCH, k.length - base);
+            OlcReader.warm(this, k, base, n, nodes, versions, group, scratch);
+            for (int i = base; i < base + n; i++) {
+                if (values == null) {
+                    removed += OlcWriter.delete(this, k[i]) != ABSENT_MARK ? 1 : 0;
+                } else {
+                    OlcWriter.insert(this, k[i], values[at == null ? i : at[i]]);
+                }
+            }
+        }
+        return removed;
     }
 
     @Override

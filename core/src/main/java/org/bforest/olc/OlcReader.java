@@ -194,7 +194,7 @@ final class OlcReader {
     }
 
     /** Keys descended in lock-step by {@link #getAll}: enough to overlap their misses, few enough to stay cheap. */
-    private static final int BATCH = 16;
+    static final int BATCH = 16;
 
     /**
      * Batched look-up: descends up to {@value #BATCH} keys level by level, so their cache misses
@@ -225,6 +225,23 @@ final class OlcReader {
                 long r = lookup(t, keys[base + j]);
                 values[base + j] = r == ABSENT_MARK ? absent : previous(r);
             }
+        }
+    }
+
+    /**
+     * Descends {@code keys[base, base + n)} ({@code n <=} {@value #BATCH}) in lock-step as
+     * {@link #getAll} does, for the cache only: the batched updates run it before they apply a
+     * group, so that each update's own descent and leaf find their lines already there. What it
+     * reads is not used, so a node changed under it costs nothing but the warming. The four arrays
+     * of {@value #BATCH} are the caller's scratch.
+     */
+    static void warm(OlcNodes t, long[] keys, int base, int n, int[] nodes, long[] versions, long[] group,
+                     long[] scratch) {
+        System.arraycopy(keys, base, group, 0, n);
+        try {
+            batch(t, group, 0, n, nodes, versions, scratch, 0);
+        } catch (IndexOutOfBoundsException | NullPointerException e) {
+            // an unvalidated read of a node a writer was changing: the warming is only a hint
         }
     }
 

@@ -115,6 +115,41 @@ public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
     /** {@code succ>}: as {@link #leafSuccGE}, splitting at {@code <= key} / {@code > key}. */
     protected abstract int leafSuccGT(int leaf, long key);
 
+    // ---- batches: the two steps a structure gives the batched calls (LeafBatches runs them) ------
+
+    /**
+     * The leaves of {@code keys[from, from + n)} ({@code n <=} {@value LeafBatches#GROUP}), in
+     * {@code leaves[0, n)}: what {@link #findLeaf} gives each key, a key of {@link #MAXKEY}
+     * descending as {@code MAXKEY - 1}. A structure overrides it to descend the keys in lock-step,
+     * level by level, starting every node's line loads before it searches any (see
+     * {@code kernel.Prefetch}), so that the misses of independent descents overlap instead of
+     * adding up, and to start the loads of each leaf's lines too, so that what reads the leaves
+     * next finds them arriving. The default finds one leaf after another.
+     */
+    protected void findLeaves(long[] keys, int from, int n, int[] leaves) {
+        for (int i = 0; i < n; i++) {
+            leaves[i] = findLeaf(Math.min(keys[from + i], MAXKEY - 1));
+        }
+    }
+
+    /**
+     * The value of {@code key} ({@code < MAXKEY}) in {@code leaf}, the leaf {@link #findLeaf} gives
+     * it, or {@code absent}: a look-up's last step, for the batched look-up. The default reads the
+     * leaf through the position SPI; a structure overrides it with its own leaf search.
+     */
+    protected long leafGet(int leaf, long key, long absent) {
+        long p = firstFrom(leaf, leafSuccGE(leaf, key));
+        return p >= 0 && keyAt(p) == key ? valueAt(p) : absent;
+    }
+
+    /**
+     * Whether a put may give a key any value: {@code false} for a key-only index, whose batched
+     * put then refuses a batch with a value other than 0 before it changes anything.
+     */
+    protected boolean storesValues() {
+        return true;
+    }
+
     // ---- the leaf chain: head, tail, link and unlink, written once ------------------------------
 
     /**
@@ -490,7 +525,7 @@ public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
      * one launch, the pages between counted from the host's occupancy) overrides it.
      */
     protected long countInLeaves(long from, long to) {
-        return countBelow(from, to, descentLevels() + 1);
+        return LeafRanges.countBelow(this, from, to, descentLevels() + 1);
     }
 
     @Override
@@ -522,7 +557,7 @@ public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
         if (from >= to) {
             return 0;
         }
-        return scanLeaves < 0 ? countInLeaves(from, to) : countBelow(from, to, scanLeaves);
+        return scanLeaves < 0 ? countInLeaves(from, to) : LeafRanges.countBelow(this, from, to, scanLeaves);
     }
 
     /** The range visit with the strategy switch given (see {@link #rangeCount(long, boolean, long, boolean, int)}). */
@@ -535,7 +570,7 @@ public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
         long lo = Bounds.lowest(from, fromInclusive);
         long hi = Bounds.highest(to, toInclusive);
         int expected = modCount;
-        long n = visitBelow(lo, hi == MAXKEY ? MAXKEY : hi + 1, visitor, scanLeaves, expected);
+        long n = LeafRanges.visitBelow(this, lo, hi == MAXKEY ? MAXKEY : hi + 1, visitor, scanLeaves, expected);
         if (n < 0) {
             return -n; // the visitor stopped
         }
@@ -547,112 +582,31 @@ public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
         return n;
     }
 
-    /**
-     * Counts the keys in the leaves in {@code [from, to)} ({@code from < to}), with both strategies
-     * of section 3.3 chosen as the scan goes: it descends for {@code from} and scans leaves,
-     * comparing their keys with {@code to} (Algorithm 4); a range that has not ended after
-     * {@code scanLeaves + 1} leaves is long, so it then descends for {@code to} as well and counts
-     * the leaves in between from their bitmaps alone, without reading their keys.
-     */
-    private long countBelow(long from, long to, int scanLeaves) {
-        if (from >= to) {
-            return 0;
-        }
-        int leaf = findLeaf(from);
-        int s = leafSuccGE(leaf, from);
-        long n = 0;
-        for (int scanned = 0; ; scanned++) {
-            long bm = leafBitmap(leaf);
-            int e = leafSuccGE(leaf, to);
-            n += Long.bitCount(bitsFrom(bm, s) & bitsBelow(bm, e));
-            if (bitsFrom(bm, e) != 0) {
-                return n; // a used key >= to: the range ends in this leaf
-            }
-            // Switch only at a leaf with keys (all < to here): the leaf holding `to` is then this one
-            // or a later one. Past an empty leaf it could be behind the scan.
-            if (scanned >= scanLeaves && bm != 0) {
-                return n + countAfter(leaf, to);
-            }
-            leaf = leafNext(leaf);
-            if (leaf == NONE) {
-                return n;
-            }
-            s = 0;
-        }
+    // ---- batched calls: sorted when large, descended in lock-step (LeafBatches) ---------------
+
+    @Override
+    public void getAll(long[] keys, long[] values, long absent) {
+        LeafBatches.getAll(this, keys, values, absent);
     }
 
-    /**
-     * Keys {@code < to} in the leaves after {@code leaf}, by a second descent (strategy 2): the
-     * leaves strictly between contribute their bitmaps' population counts.
-     */
-    private long countAfter(int leaf, long to) {
-        int endLeaf = endLeaf(to);
-        if (endLeaf == leaf) {
-            return 0;
-        }
-        int endSlot = endSlot(endLeaf, to);
-        long n = 0;
-        for (leaf = leafNext(leaf); leaf != endLeaf; leaf = leafNext(leaf)) {
-            n += Long.bitCount(leafBitmap(leaf));
-        }
-        return n + Long.bitCount(bitsBelow(leafBitmap(endLeaf), endSlot));
+    @Override
+    public void ceilingKeyAll(long[] keys, long[] ceilings, long absent) {
+        LeafBatches.ceilingKeyAll(this, keys, ceilings, absent);
     }
 
-    /** The leaf that holds the first position {@code >= to} (the last leaf when {@code to} is MAXKEY). */
-    private int endLeaf(long to) {
-        return to == MAXKEY ? lastLeaf() : findLeaf(to);
+    @Override
+    public void rangeCountAll(long[] from, long[] to, long[] counts) {
+        LeafBatches.rangeCountAll(this, from, to, counts);
     }
 
-    /** The slot in {@link #endLeaf(long)} below which the keys are {@code < to}. */
-    private int endSlot(int endLeaf, long to) {
-        return to == MAXKEY ? MAX_SLOTS : leafSuccGE(endLeaf, to);
+    @Override
+    public void putAll(long[] keys, long[] values) {
+        LeafBatches.putAll(this, keys, values);
     }
 
-    /** Visits the keys in the leaves in {@code [from, to)}; the count, negated if the visitor stopped. */
-    private long visitBelow(long from, long to, LongEntryVisitor visitor, int scanLeaves, int expected) {
-        if (from >= to) {
-            return 0;
-        }
-        int leaf = findLeaf(from);
-        int s = leafSuccGE(leaf, from);
-        int endLeaf = NONE;
-        int endSlot = MAX_SLOTS;
-        long n = 0;
-        for (int scanned = 0; ; scanned++) {
-            long bm = leafBitmap(leaf);
-            boolean last;
-            int e;
-            if (endLeaf == NONE) {
-                e = leafSuccGE(leaf, to);
-                last = bitsFrom(bm, e) != 0;
-            } else {
-                last = leaf == endLeaf;
-                e = last ? endSlot : MAX_SLOTS;
-            }
-            long bits = bitsFrom(bm, s) & bitsBelow(bm, e);
-            if (bits != 0) {
-                int visited = visitLeaf(leaf, bits, visitor, expected);
-                if (visited < 0) {
-                    return -(n - visited);
-                }
-                n += visited;
-            }
-            if (last) {
-                return n;
-            }
-            if (endLeaf == NONE && scanned >= scanLeaves && bm != 0) { // see countBelow
-                endLeaf = endLeaf(to);
-                endSlot = endSlot(endLeaf, to);
-                if (endLeaf == leaf) {
-                    return n;
-                }
-            }
-            leaf = leafNext(leaf);
-            if (leaf == NONE) {
-                return n;
-            }
-            s = 0;
-        }
+    @Override
+    public long removeAll(long[] keys) {
+        return LeafBatches.removeAll(this, keys);
     }
 
     // ---- invariants -----------------------------------------------------------------------------

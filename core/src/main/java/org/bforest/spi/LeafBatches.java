@@ -1,0 +1,162 @@
+package org.bforest.spi;
+
+import static org.bforest.spi.LeafChainIndex.MAXKEY;
+import static org.bforest.spi.LeafChainIndex.POS_NONE;
+
+import java.util.Objects;
+import org.bforest.util.BatchArguments;
+import org.bforest.util.BatchOrder;
+
+/**
+ * The batched calls of every {@link LeafChainIndex}, written once over the two steps a structure
+ * gives ({@link LeafChainIndex#findLeaves}, {@link LeafChainIndex#leafGet}):
+ * <ul>
+ * <li>A batch of at least {@value BatchOrder#WORTH_SORTING} keys is sorted first ({@link BatchOrder}, stable), so
+ *     consecutive keys share the upper levels and the leaves are read in ascending order; the
+ *     answers go back to the caller's order. A smaller batch is taken as it comes (on a large tree
+ *     its keys share nothing below the cached levels, and the sort would cost more than it saves).</li>
+ * <li>The keys go {@value #GROUP} at a time through the structure's lock-step descent, so their
+ *     cache misses overlap; then each key's own step reads a leaf whose lines are already on their
+ *     way.</li>
+ * <li>{@code putAll} and {@code removeAll} run the same descent first, to bring the group's paths
+ *     and leaves into the cache, then apply each key with the structure's own {@code put} or
+ *     {@code remove}, whose descent now hits: the splits, gaps and reclamation stay the
+ *     structure's. In key order on a sorted batch, in the caller's order otherwise; a key given
+ *     twice ends with its last value either way (the sort is stable).</li>
+ * </ul>
+ * Nothing is kept in a field: any number of threads may run the read-only calls at once.
+ */
+final class LeafBatches {
+    /** Keys a lock-step descent takes at once: enough to overlap the misses, few enough to stay cheap. */
+    static final int GROUP = 16;
+
+    private LeafBatches() {
+    }
+
+    static void getAll(LeafChainIndex t, long[] keys, long[] values, long absent) {
+        BatchArguments.checkGetAll(keys, values);
+        if (keys.length < BatchOrder.WORTH_SORTING) {
+            gets(t, keys, values, absent);
+            return;
+        }
+        BatchOrder o = BatchOrder.of(keys);
+        long[] sorted = new long[keys.length];
+        gets(t, o.keys, sorted, absent);
+        scatter(o, sorted, values);
+    }
+
+    private static void gets(LeafChainIndex t, long[] keys, long[] out, long absent) {
+        int[] leaves = new int[GROUP];
+        for (int base = 0; base < keys.length; base += GROUP) {
+            int n = Math.min(GROUP, keys.length - base);
+            t.findLeaves(keys, base, n, leaves);
+            for (int i = 0; i < n; i++) {
+                long key = keys[base + i];
+                out[base + i] = key == MAXKEY ? t.getMax(absent) : t.leafGet(leaves[i], key, absent);
+            }
+        }
+    }
+
+    static void ceilingKeyAll(LeafChainIndex t, long[] keys, long[] ceilings, long absent) {
+        BatchArguments.checkGetAll(keys, ceilings);
+        if (keys.length < BatchOrder.WORTH_SORTING) {
+            ceilings(t, keys, ceilings, absent);
+            return;
+        }
+        BatchOrder o = BatchOrder.of(keys);
+        long[] sorted = new long[keys.length];
+        ceilings(t, o.keys, sorted, absent);
+        scatter(o, sorted, ceilings);
+    }
+
+    private static void ceilings(LeafChainIndex t, long[] keys, long[] out, long absent) {
+        int[] leaves = new int[GROUP];
+        for (int base = 0; base < keys.length; base += GROUP) {
+            int n = Math.min(GROUP, keys.length - base);
+            t.findLeaves(keys, base, n, leaves);
+            for (int i = 0; i < n; i++) {
+                long key = keys[base + i];
+                long c;
+                if (key == MAXKEY) {
+                    c = t.hasMax ? MAXKEY : absent;
+                } else {
+                    // The least key >= key is in key's leaf at or after succ>=(key), or further right.
+                    long p = t.firstFrom(leaves[i], t.leafSuccGE(leaves[i], key));
+                    c = p == POS_NONE ? absent : t.keyAt(p);
+                }
+                out[base + i] = c;
+            }
+        }
+    }
+
+    static void rangeCountAll(LeafChainIndex t, long[] from, long[] to, long[] counts) {
+        BatchArguments.checkRangeCountAll(from, to, counts);
+        int[] leaves = new int[GROUP];
+        // The lower bounds' descents in lock-step bring their paths and first leaves in; each
+        // count then descends again, through the cache, and walks on as rangeCount does.
+        for (int base = 0; base < from.length; base += GROUP) {
+            int n = Math.min(GROUP, from.length - base);
+            t.findLeaves(from, base, n, leaves);
+            for (int i = base; i < base + n; i++) {
+                counts[i] = t.rangeCount(from[i], true, to[i], false);
+            }
+        }
+    }
+
+    static void putAll(LeafChainIndex t, long[] keys, long[] values) {
+        BatchArguments.checkPutAll(keys, values);
+        if (!t.storesValues()) {
+            for (int i = 0; i < values.length; i++) {
+                if (values[i] != 0) {
+                    throw new IllegalArgumentException(t + " stores no values: putAll with values[" + i + "] = "
+                            + values[i] + " for key " + keys[i] + " (a key-only index takes value 0 only);"
+                            + " nothing was put");
+                }
+            }
+        }
+        int[] leaves = new int[GROUP];
+        if (keys.length < BatchOrder.WORTH_SORTING) {
+            for (int base = 0; base < keys.length; base += GROUP) {
+                int n = Math.min(GROUP, keys.length - base);
+                t.findLeaves(keys, base, n, leaves);
+                for (int i = base; i < base + n; i++) {
+                    t.put(keys[i], values[i]);
+                }
+            }
+            return;
+        }
+        BatchOrder o = BatchOrder.of(keys);
+        long[] k = o.keys;
+        int[] at = o.from;
+        for (int base = 0; base < k.length; base += GROUP) {
+            int n = Math.min(GROUP, k.length - base);
+            t.findLeaves(k, base, n, leaves);
+            for (int i = base; i < base + n; i++) {
+                t.put(k[i], values[at[i]]);
+            }
+        }
+    }
+
+    static long removeAll(LeafChainIndex t, long[] keys) {
+        Objects.requireNonNull(keys, "keys");
+        long before = t.size;
+        long[] k = keys.length < BatchOrder.WORTH_SORTING ? keys : BatchOrder.of(keys).keys;
+        int[] leaves = new int[GROUP];
+        for (int base = 0; base < k.length; base += GROUP) {
+            int n = Math.min(GROUP, k.length - base);
+            t.findLeaves(k, base, n, leaves);
+            for (int i = base; i < base + n; i++) {
+                t.remove(k[i]);
+            }
+        }
+        return before - t.size;
+    }
+
+    /** Puts the answers of a sorted batch back in the caller's order. */
+    private static void scatter(BatchOrder o, long[] sorted, long[] out) {
+        int[] at = o.from;
+        for (int i = 0; i < sorted.length; i++) {
+            out[at[i]] = sorted[i];
+        }
+    }
+}

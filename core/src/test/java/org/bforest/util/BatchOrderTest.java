@@ -1,0 +1,89 @@
+package org.bforest.util;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
+import org.junit.jupiter.api.Test;
+
+/** The batch order: a stable permutation whose keys ascend in every bit it claims to sort. */
+class BatchOrderTest {
+    private static final long SEED = 0x5eed_0bad_cafeL;
+
+    /** Checks everything {@link BatchOrder} promises about {@code batch}. */
+    private static void check(long[] batch, String what) {
+        long[] copy = batch.clone();
+        BatchOrder o = BatchOrder.of(batch);
+        assertEquals(copy.length, o.size(), what);
+        for (int i = 0; i < batch.length; i++) {
+            assertEquals(copy[i], batch[i], what + ": the batch was changed");
+        }
+        boolean[] seen = new boolean[batch.length];
+        int bit = o.sortedFromBit;
+        assertTrue(bit >= 0 && bit < 64, what + ": sortedFromBit " + bit);
+        for (int i = 0; i < o.size(); i++) {
+            int f = o.from[i];
+            if (seen[f]) {
+                fail(what + ": position " + f + " twice");
+            }
+            seen[f] = true;
+            assertEquals(batch[f], o.keys[i], what + ": keys[" + i + "] is not batch[from[" + i + "]]");
+            if (i > 0) {
+                long a = (o.keys[i - 1] ^ Long.MIN_VALUE) >>> bit;
+                long b = (o.keys[i] ^ Long.MIN_VALUE) >>> bit;
+                if (Long.compareUnsigned(a, b) > 0) {
+                    fail(what + ": keys[" + (i - 1) + "] = " + o.keys[i - 1] + " before keys[" + i + "] = " + o.keys[i]
+                            + " in the bits from " + bit);
+                }
+                if (o.keys[i - 1] == o.keys[i] && o.from[i - 1] > o.from[i]) {
+                    fail(what + ": equal keys out of their batch order at " + i + " (not stable)");
+                }
+            }
+        }
+    }
+
+    private static long[] batch(int n, LongSupplier key) {
+        long[] b = new long[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = key.getAsLong();
+        }
+        return b;
+    }
+
+    @Test
+    void everySizeAndDistribution() {
+        SplittableRandom r = new SplittableRandom(SEED);
+        for (int n : new int[] {0, 1, 2, 3, 17, 255, 256, 257, 4096, 70_000, 1 << 20}) {
+            check(batch(n, r::nextLong), "uniform n=" + n);
+            check(batch(n, () -> r.nextLong(-1000, 1000)), "narrow n=" + n);
+            check(batch(n, () -> r.nextInt(8)), "few distinct n=" + n);
+            long[] edges = {Long.MIN_VALUE, Long.MAX_VALUE, -1, 0, 1, Long.MIN_VALUE + 1, Long.MAX_VALUE - 1};
+            check(batch(n, () -> edges[r.nextInt(edges.length)]), "edges n=" + n);
+            check(batch(n, () -> r.nextLong() >>> r.nextInt(64)), "skewed n=" + n);
+            long[] asc = batch(n, r::nextLong);
+            java.util.Arrays.sort(asc);
+            check(asc, "ascending n=" + n);
+            long[] desc = new long[n];
+            for (int i = 0; i < n; i++) {
+                desc[i] = asc[n - 1 - i];
+            }
+            check(desc, "descending n=" + n);
+        }
+    }
+
+    @Test
+    void smallBatchesAreExact() {
+        SplittableRandom r = new SplittableRandom(SEED + 1);
+        // A batch from a range narrower than its bits-plus-8 is sorted exactly.
+        BatchOrder o = BatchOrder.of(batch(5000, () -> r.nextLong(0, 1 << 20)));
+        assertEquals(0, o.sortedFromBit);
+        for (int i = 1; i < o.size(); i++) {
+            assertTrue(o.keys[i - 1] <= o.keys[i]);
+        }
+        // A uniform one sorts its leading bits only: about 8 below what separates its keys.
+        BatchOrder u = BatchOrder.of(batch(1 << 20, r::nextLong));
+        assertTrue(u.sortedFromBit > 0 && u.sortedFromBit <= 64 - 29, "sorted from bit " + u.sortedFromBit);
+    }
+}
