@@ -299,6 +299,32 @@ final class BSTree extends GappedTree {
         return absent;
     }
 
+    /** The batched put's step: an update, or an insert into a leaf with a gap (Algorithm 6 without the split). */
+    @Override
+    protected boolean leafPut(int leaf, long key, long value) {
+        long[] kc = leafKeys.chunk(leaf);
+        int off = leafOffset(leaf);
+        int q = NodeSearch.succGT(kc, off, key);
+        if (q != 0 && kc[off + q - 1] == key) {
+            if (!keyOnly) {
+                leafVals.chunk(leaf)[off + q - 1] = value;
+            }
+            return true;
+        }
+        if ((leafMeta(leaf) & FULL) == FULL) {
+            return false; // the split needs the path: put descends for it
+        }
+        insertIntoLeaf(leaf, q, key, value);
+        size++;
+        modCount++;
+        return true;
+    }
+
+    @Override
+    protected int shapeVersion() {
+        return changes();
+    }
+
     @Override
     protected boolean storesValues() {
         return !keyOnly;

@@ -18,11 +18,14 @@ import org.bforest.util.BatchOrder;
  * <li>The keys go {@value #GROUP} at a time through the structure's lock-step descent, so their
  *     cache misses overlap; then each key's own step reads a leaf whose lines are already on their
  *     way.</li>
- * <li>{@code putAll} and {@code removeAll} run the same descent first, to bring the group's paths
- *     and leaves into the cache, then apply each key with the structure's own {@code put} or
- *     {@code remove}, whose descent now hits: the splits, gaps and reclamation stay the
- *     structure's. In key order on a sorted batch, in the caller's order otherwise; a key given
- *     twice ends with its last value either way (the sort is stable).</li>
+ * <li>{@code putAll} runs the same descent, then puts each key straight into the leaf it found
+ *     ({@link LeafChainIndex#leafPut}) while the tree's shape has not changed since; a key whose
+ *     leaf is full, and the rest of its group after a split, go through the structure's own
+ *     {@code put}, whose descent now hits the cache: the splits and gaps stay the structure's.
+ *     {@code removeAll} runs the descent to bring the group's paths and leaves into the cache, then
+ *     the structure's {@code remove} (the reclamation stays the structure's). In key order on a
+ *     sorted batch, in the caller's order otherwise; a key given twice ends with its last value
+ *     either way (the sort is stable).</li>
  * </ul>
  * Nothing is kept in a field: any number of threads may run the read-only calls at once.
  */
@@ -114,25 +117,25 @@ final class LeafBatches {
                 }
             }
         }
-        int[] leaves = new int[GROUP];
-        if (keys.length < BatchOrder.WORTH_SORTING) {
-            for (int base = 0; base < keys.length; base += GROUP) {
-                int n = Math.min(GROUP, keys.length - base);
-                t.findLeaves(keys, base, n, leaves);
-                for (int i = base; i < base + n; i++) {
-                    t.put(keys[i], values[i]);
-                }
-            }
-            return;
+        long[] k = keys;
+        int[] at = null;
+        if (keys.length >= BatchOrder.WORTH_SORTING) {
+            BatchOrder o = BatchOrder.of(keys);
+            k = o.keys;
+            at = o.from;
         }
-        BatchOrder o = BatchOrder.of(keys);
-        long[] k = o.keys;
-        int[] at = o.from;
+        int[] leaves = new int[GROUP];
         for (int base = 0; base < k.length; base += GROUP) {
             int n = Math.min(GROUP, k.length - base);
             t.findLeaves(k, base, n, leaves);
-            for (int i = base; i < base + n; i++) {
-                t.put(k[i], values[at[i]]);
+            int shape = t.shapeVersion();
+            for (int i = 0; i < n; i++) {
+                long key = k[base + i];
+                long value = values[at == null ? base + i : at[base + i]];
+                // Into the leaf the descent found while no split has moved keys since; else put.
+                if (key == MAXKEY || t.shapeVersion() != shape || !t.leafPut(leaves[i], key, value)) {
+                    t.put(key, value);
+                }
             }
         }
     }

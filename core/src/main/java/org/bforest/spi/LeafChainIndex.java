@@ -143,6 +143,28 @@ public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
     }
 
     /**
+     * Puts {@code key} ({@code < MAXKEY}) into {@code leaf}, the leaf {@link #findLeaf} gives it, if
+     * that leaves the tree's shape as it is (the key is there, or the leaf has room), and says
+     * whether it did; {@code false} sends the key through {@link #put}, which splits. The batched
+     * put calls it only while {@link #shapeVersion} is what it was when {@link #findLeaves} found
+     * the leaf, so a structure need not check that the leaf is still the key's. The default puts
+     * nothing here.
+     */
+    protected boolean leafPut(int leaf, long key, long value) {
+        return false;
+    }
+
+    /**
+     * A number that changes whenever leaves split, are re-encoded or are removed, or the inner
+     * levels change: while it stays, a leaf {@link #findLeaves} gave a key is still that key's.
+     * Only {@link #leafPut} relies on it; the default never changes (it is never consulted while
+     * {@code leafPut} puts nothing).
+     */
+    protected int shapeVersion() {
+        return 0;
+    }
+
+    /**
      * Whether a put may give a key any value: {@code false} for a key-only index, whose batched
      * put then refuses a batch with a value other than 0 before it changes anything.
      */
