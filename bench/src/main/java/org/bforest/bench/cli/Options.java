@@ -16,12 +16,17 @@ import org.bforest.bench.workloads.Workload;
  * @param reportDir   where to write the report, or null
  * @param help        print the help and do nothing else
  * @param values      the value each key carries
- * @param batch       0, or the batch size of the batched-lookup workload run beside A
+ * @param batches     the batch sizes ({@code --batch}: keys a call, ascending and distinct; empty
+ *                    when off): each runs every batchable workload (A, B, C, E, F) a second time,
+ *                    single-threaded, as a cell of its own (A/bN, B/bN, ...)
+ * @param anchors     reference figures of outside programs ({@code --anchors}); {@link Anchors#NONE}
+ *                    without the option
  */
 public record Options(List<Structure> structures, List<String> datasets, List<Integer> keys, int ops,
                       List<Workload> workloads, List<Integer> threads, Long seed, int reps, int warmups,
                       Path csv, Path reportDir, boolean sosdUnsignedShift, ProgressMode progress, String scale,
-                      boolean help, ValueMode values, int batch, BuildMode build) {
+                      boolean help, ValueMode values, List<Integer> batches, BuildMode build,
+                      Anchors anchors) {
 
     /** The default run: every structure, workloads A to E, sized to finish in minutes. */
     public static final int DEFAULT_KEYS = 1_000_000;
@@ -38,6 +43,18 @@ public record Options(List<Structure> structures, List<String> datasets, List<In
         keys = List.copyOf(keys);
         workloads = List.copyOf(workloads);
         threads = List.copyOf(threads);
+        batches = List.copyOf(batches);
+        anchors = anchors == null ? Anchors.NONE : anchors;
+    }
+
+    /** Whether {@code --batch} asked for batched cells. */
+    public boolean batched() {
+        return !batches.isEmpty();
+    }
+
+    /** The batch sizes the short way, joined: "1024", or "16, 1K, 64K". */
+    public String batchesText() {
+        return String.join(", ", batches.stream().map(b -> Counts.format(b)).toList());
     }
 
     /** Whether this is a size sweep: more than one key count. */

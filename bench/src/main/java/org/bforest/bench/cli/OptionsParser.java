@@ -97,12 +97,33 @@ public final class OptionsParser {
                                  key and the dataset's seed: deterministic, nothing to
                                  compress) or none (0). Checksums compare across structures
                                  in every mode
-              --batch N          also run workload A through LongIndex.getAll, N keys a call
-                                 (N >= 1; off by default), as a workload of its own named
-                                 A/bN; the peers without a batched call loop over get. The
-                                 OpenCL structures hand every workload to the device N
-                                 operations a call (default 1M on a GPU, 64K on a CPU
-                                 emulation)
+              --batch N[,N...]   also run workloads A, B, C, E and F in batches, N operations a
+                                 call at most, each size a cell of its own (A/bN, B/bN, ...;
+                                 single-threaded; off by default). N from 1 to 1M, a count or
+                                 a comma list (16,256,4K,64K,1M: a batch-size sweep, ascending,
+                                 duplicates dropped). A batch is a run of consecutive operations
+                                 of one kind within a window of N: lookups go to
+                                 LongIndex.getAll, inserts to putAll, deletes to removeAll,
+                                 so every answer, checksum and final content is the one the
+                                 stream gives one operation at a time (A, B and F: N a call;
+                                 C and E: their runs of one kind, about 2 operations). The
+                                 structures without batched calls (treemap, skiplist,
+                                 fastutil, sorted-array) loop, one operation at a time. D
+                                 (range scans) and W (the sliding window) stay unbatched. The
+                                 OpenCL structures hand every workload to the device in
+                                 batches of the largest N (default 1M on a GPU, 64K on a CPU
+                                 emulation). With --report, a batch-size sweep draws Mops/s
+                                 against N (log axis) per workload, dataset and size. The
+                                 CSV has one row per batch size and structure
+              --anchors DIR      reference figures of outside programs (e.g. the authors' C++
+                                 BS-tree), read from every *.csv file in DIR: the header
+                                 source,dataset,keys,workload,mops, then a row per figure
+                                 (keys as --keys takes them, workload A-F or W, Mops/s running
+                                 one operation at a time; # comments and blank lines allowed).
+                                 The figures that match a cell's dataset, keys and workload are
+                                 printed under the table and drawn as dashed horizontal lines
+                                 on the report's batch-size charts. A missing folder or a bad
+                                 line is an error naming the file and line
               --threads T        threads running each workload (default 1; a comma list runs each).
                                  With T > 1 the structures that are not thread-safe are skipped
                                  with a note (all but bstree-olc and skiplist); the operations are split
@@ -125,12 +146,14 @@ public final class OptionsParser {
                                  w_mops_1..10
                                  The first nine as they always were (mops: the median). Then
                                  mops_min, mops_max: the slowest and fastest of the reps timed
-                                 repetitions; batch: keys per getAll call (0 but on the A/bN
-                                 rows, whose workload column is A/bN); bytes_per_key_after:
-                                 heap per key held after a workload that writes (empty after
-                                 A); values: the --values mode; commit, cpu, vector: the
-                                 bforest commit (-dirty: with local changes), the CPU model
-                                 and the node-search kernel the row was measured with;
+                                 repetitions; batch: operations a batched call at most (0
+                                 but on the --batch rows, whose workload column is A/bN,
+                                 B/bN, ...: one row per batch size and structure);
+                                 bytes_per_key_after: heap per key held after a workload
+                                 that writes (empty after A); values: the --values mode;
+                                 commit, cpu, vector: the bforest commit (-dirty: with local
+                                 changes), the CPU model and the node-search kernel the row
+                                 was measured with;
                                  w_...: workload W's rows only (empty on the others):
                                  bytes per live key after the bulk load and at the end of
                                  each tenth of the operations (own accounting, first timed
@@ -139,7 +162,10 @@ public final class OptionsParser {
                                  charts: throughput, memory per key, build time, ratios, every
                                  figure, notes, machine and JVM; with several --keys, a line
                                  chart per dataset and workload of Mops/s against the number of
-                                 keys on a log axis, and the bar charts and ratios per size),
+                                 keys on a log axis, and the bar charts and ratios per size;
+                                 with several --batch sizes (or one and --anchors), a line
+                                 chart per workload, dataset and size of Mops/s against the
+                                 batch size, the --anchors figures as dashed lines),
                                  results.csv and summary.txt
               --scale paper      the papers' scale: 150M keys, 50M operations (needs a large heap:
                                  set BFOREST_JVM_OPTS=-Xmx...; peers that cannot fit are skipped).
@@ -176,7 +202,8 @@ public final class OptionsParser {
         String scale = "default";
         boolean help = false;
         ValueMode values = ValueMode.KEY;
-        int batch = 0;
+        List<Integer> batches = List.of();
+        Path anchors = null;
         BuildMode build = BuildMode.BULK;
 
         for (int i = 0; i < args.length; i++) {
@@ -193,7 +220,7 @@ public final class OptionsParser {
                 case "--sosd-unsigned-shift" -> shift = true;
                 case "--structures", "--dataset", "--datasets", "--keys", "--ops", "--workloads", "--threads",
                      "--seed", "--reps", "--warmup", "--csv", "--report", "--scale", "--progress", "--values",
-                     "--batch", "--build" -> {
+                     "--batch", "--build", "--anchors" -> {
                     if (value == null) {
                         if (i + 1 >= args.length) {
                             throw new BenchException(name + " needs a value (see --help)");
@@ -217,7 +244,8 @@ public final class OptionsParser {
                             case "--progress" -> progress = progress(value);
                             case "--values" -> values = ValueMode.parse(value);
                             case "--build" -> build = BuildMode.parse(value);
-                            case "--batch" -> batch = batch(Counts.parse(name, value));
+                            case "--batch" -> batches = batches(name, value);
+                            case "--anchors" -> anchors = Path.of(value);
                             default -> throw new AssertionError(name);
                         }
                     } catch (NumberFormatException e) {
@@ -235,8 +263,10 @@ public final class OptionsParser {
         int o = count("--ops", ops != null ? ops : paper ? Options.PAPER_OPS : Options.DEFAULT_OPS, 1);
         deletesFit(workloads, k, o);
         slidingWindowFits(workloads, k, o, threads);
+        // Read now, before anything runs: a malformed file should not cost a whole run first.
+        Anchors a = anchors == null || help ? Anchors.NONE : Anchors.load(anchors);
         return new Options(structures, datasets, k, o, workloads, threads, seed, reps, warmups, csv, report, shift,
-                progress, scale, help, values, batch, build);
+                progress, scale, help, values, batches, build, a);
     }
 
     /**
@@ -281,11 +311,19 @@ public final class OptionsParser {
         }
     }
 
-    private static int batch(long v) {
-        if (v < 1 || v > 1 << 20) {
-            throw new IllegalArgumentException("--batch must be between 1 and 1M keys a call, got " + v);
+    /** The largest batch: 2^20 keys a call (what a GPU tree takes by default). */
+    public static final int MAX_BATCH = 1 << 20;
+
+    /** A comma list of batch sizes, each from 1 to {@link #MAX_BATCH}, then ascending and distinct. */
+    private static List<Integer> batches(String name, String value) {
+        TreeSet<Integer> out = new TreeSet<>();
+        for (long v : counts(name, value)) {
+            if (v < 1 || v > MAX_BATCH) {
+                throw new IllegalArgumentException(name + " must be between 1 and 1M keys a call, got " + v);
+            }
+            out.add((int) v);
         }
-        return (int) v;
+        return List.copyOf(out);
     }
 
     /** A comma list of counts, each parsed by {@link Counts#parse} (blank elements ignored). */

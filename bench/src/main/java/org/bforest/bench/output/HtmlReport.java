@@ -55,6 +55,7 @@ public final class HtmlReport implements ReportWriter {
         header(sb, run, d);
         highlights(sb, d);
         sweep(sb, d);
+        batches(sb, d);
         throughput(sb, d);
         memory(sb, d);
         window(sb, d);
@@ -94,8 +95,11 @@ public final class HtmlReport implements ReportWriter {
                 + (o.threads().equals(List.of(1)) ? " thread" : " threads"));
         facts.add("median of " + o.reps() + " interleaved repetitions (" + o.warmups() + " warm-up)");
         facts.add("values " + o.values().cliName());
-        if (o.batch() > 0) {
-            facts.add("A also batched, " + o.batch() + " keys a getAll");
+        if (o.batched()) {
+            facts.add("also batched, at most " + o.batchesText() + " operations a call");
+        }
+        if (!o.anchors().isEmpty()) {
+            facts.add(o.anchors().all().size() + " reference figures (--anchors)");
         }
         sb.append("<header>\n<h1>bforest benchmark</h1>\n<p class=\"facts\">");
         for (int i = 0; i < facts.size(); i++) {
@@ -234,6 +238,48 @@ public final class HtmlReport implements ReportWriter {
                 sb.append("<h3>").append(Html.esc(ds)).append("</h3>\n<div class=\"grid2\">\n");
                 charts.forEach(sb::append);
                 sb.append("</div>\n");
+            }
+        }
+        sb.append("</section>\n");
+    }
+
+    /**
+     * A batch-size sweep's figure ({@code --batch} with several sizes, or one and
+     * {@code --anchors}): per size and dataset, a line chart per batched workload of Mops/s
+     * against the operations a call, the {@code --anchors} figures as dashed lines.
+     */
+    private static void batches(StringBuilder sb, ReportData d) {
+        Options o = d.run().options();
+        if (d.batchSizes().isEmpty() || d.batchSizes().size() < 2 && o.anchors().isEmpty()) {
+            return;
+        }
+        section(sb, "batches", "Throughput against the batch size", null);
+        sb.append("<p class=\"lead\">").append(Html.esc("Million operations per second, higher is better, with"
+                + " --batch N at each N the run swept (" + String.join(", ", d.batchSizes().stream()
+                .map(b -> Counts.format(b)).toList()) + "; N on a log axis, 1 thread): a line per structure. A batch"
+                + " is a run of consecutive operations of one kind, at most N: lookups through getAll, inserts"
+                + " through putAll, deletes through removeAll, so A, B and F make N a call while C and E make their"
+                + " runs (about two operations); the structures without batched calls loop, one operation at a"
+                + " time." + (o.anchors().isEmpty() ? "" : " Dashed lines: the figures of outside programs running"
+                + " one operation at a time on the same dataset, keys and workload (--anchors " + o.anchors().where()
+                + "), labelled with their source.") + " The unbatched figures are in the charts and tables below."))
+                .append("</p>\n");
+        for (int n : d.sizes()) {
+            for (String ds : d.datasets()) {
+                List<String> charts = new ArrayList<>();
+                for (Workload w : d.workloads()) {
+                    SvgLineChart c = w.batchable() ? ReportCharts.batches(d, ds, w, n) : null;
+                    if (c != null) {
+                        charts.add("<figure>\n<figcaption>" + Html.esc(w.name() + " " + w.title() + " · " + w.mix())
+                                + "</figcaption>\n" + c.render() + "</figure>\n");
+                    }
+                }
+                if (!charts.isEmpty()) {
+                    sb.append("<h3>").append(Html.esc(ds + (d.sweep() ? " · " + Counts.format(n) + " keys" : "")))
+                            .append("</h3>\n<div class=\"grid2\">\n");
+                    charts.forEach(sb::append);
+                    sb.append("</div>\n");
+                }
             }
         }
         sb.append("</section>\n");
@@ -393,10 +439,10 @@ public final class HtmlReport implements ReportWriter {
                         + " land on all of them alike. Each repetition builds the structure afresh and drops it after"
                         + " (one built structure alive at a time); a full GC before each build and each timed run;"
                         + " the median is reported, with the slowest and fastest repetition."))
-                .append("</li>\n<li>").append(Html.esc("Values: " + TextReport.valuesText(o) + "."
-                        + (o.batch() > 0 ? " Workload A also ran through getAll, " + o.batch() + " keys a call"
-                        + " (A/b" + o.batch() + "; the structures without a batched call loop over their lookups)."
-                        : ""))).append("</li>\n<li>")
+                .append("</li>\n<li>").append(Html.esc("Values: " + TextReport.valuesText(o) + "."))
+                .append("</li>\n<li>").append(Html.esc("Batched (--batch): " + TextReport.batchText(o) + "."))
+                .append(o.anchors().isEmpty() ? "" : "</li>\n<li>" + Html.esc(TextReport.anchorsText(o) + "."))
+                .append("</li>\n<li>")
                 .append(Html.esc("The results of every operation are summed into a checksum; single-threaded, all"
                         + " structures must agree on it (a mismatch would be a note)."))
                 .append("</li>\n<li>").append(Html.esc("With more than one thread, the operations are split into"

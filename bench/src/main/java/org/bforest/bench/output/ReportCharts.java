@@ -3,6 +3,7 @@ package org.bforest.bench.output;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.bforest.bench.cli.Anchors;
 import org.bforest.bench.cli.Counts;
 import org.bforest.bench.runner.Result;
 import org.bforest.bench.structures.Structure;
@@ -125,6 +126,50 @@ final class ReportCharts {
             }
         }
         return any ? c : null;
+    }
+
+    /** The dash patterns of the reference lines, one per source in turn (the structures' lines are solid or finer). */
+    private static final String[] REFERENCE_DASHES = {"8 4", "2 3", "12 3 3 3", "5 5"};
+
+    /**
+     * The batch-size sweep of one workload on one dataset at {@code keys} keys ({@code --batch}
+     * with several sizes): Mops/s (the median) against the operations a batched call at most, on
+     * a log axis, a line per structure; each {@code --anchors} figure of the same dataset, keys
+     * and workload is a dashed horizontal line labelled with its source. Single-threaded, as the
+     * batched cells are. Null if no structure ran the workload batched there.
+     */
+    static SvgLineChart batches(ReportData d, String dataset, Workload w, int keys) {
+        SvgLineChart c = new SvgLineChart(w.name() + " " + w.title() + " on " + dataset + ", " + Counts.format(keys)
+                + " keys, 1 thread: Mops/s against the operations a batched call", "operations a call at most"
+                + " (--batch, log scale)", "million operations / s", SWEEP_WIDTH, 210);
+        boolean any = false;
+        for (Structure s : d.structures()) {
+            List<SvgLineChart.Point> points = new ArrayList<>();
+            boolean ran = false;
+            for (int b : d.batchSizes()) {
+                Result r = d.batched(s, dataset, w, 1, keys, b);
+                points.add(r == null ? new SvgLineChart.Point(b, Double.NaN, null) : new SvgLineChart.Point(b,
+                        r.mops(), mopsTip(r, s.cliName() + ", " + r.label() + ", " + Counts.format(b)
+                        + " a call at most")));
+                ran |= r != null;
+            }
+            if (ran) {
+                c.series(s.cliName(), Palette.of(s), Palette.marker(s), Palette.dash(s), points);
+                any = true;
+            }
+        }
+        if (!any) {
+            return null;
+        }
+        List<Anchors.Anchor> anchors = d.run().options().anchors().matching(dataset, keys, w);
+        for (int i = 0; i < anchors.size(); i++) {
+            Anchors.Anchor a = anchors.get(i);
+            c.reference(a.source() + " " + ResultTable.mops(a.mops()), a.mops(),
+                    REFERENCE_DASHES[i % REFERENCE_DASHES.length], a.source() + " on " + a.dataset() + ", "
+                    + Counts.format(a.keys()) + " keys, workload " + a.workload() + ": " + ResultTable.mops(a.mops())
+                    + " Mops/s one operation at a time (--anchors, " + a.file() + " line " + a.line() + ")");
+        }
+        return c;
     }
 
     /**

@@ -27,6 +27,9 @@ final class ReportData {
     private final RunSummary run;
     private final Map<String, Result> cells = new HashMap<>();
     private final Map<String, Result> sized = new HashMap<>();
+    /** The --batch cells, by cell, key count and batch size. */
+    private final Map<String, Result> batched = new HashMap<>();
+    private final List<Integer> batchSizes;
     private final List<Integer> sizes;
     private final List<String> datasets;
     private final List<Integer> threads;
@@ -44,6 +47,9 @@ final class ReportData {
             if (r.batch() == 0) { // the charts show the unbatched workloads; the tables show every row
                 cells.putIfAbsent(key(r.structure(), r.dataset(), r.workload(), r.threads()), r);
                 sized.putIfAbsent(key(r.structure(), r.dataset(), r.workload(), r.threads()) + "\u0000" + r.keys(), r);
+            } else {
+                batched.putIfAbsent(key(r.structure(), r.dataset(), r.workload(), r.threads()) + "\u0000" + r.keys()
+                        + "\u0000" + r.batch(), r);
             }
             ds.add(r.dataset());
             ran.add(r.structure());
@@ -74,6 +80,17 @@ final class ReportData {
         this.threads = List.copyOf(ts);
         this.structures = List.copyOf(ordered);
         this.sizes = run.results().stream().map(Result::keys).distinct().sorted().toList();
+        this.batchSizes = run.results().stream().map(Result::batch).filter(b -> b > 0).distinct().sorted().toList();
+    }
+
+    /** The batch sizes of the --batch cells that ran, ascending; empty without --batch. */
+    List<Integer> batchSizes() {
+        return batchSizes;
+    }
+
+    /** The --batch cell's figures at {@code keys} keys and {@code batch} operations a call, or null. */
+    Result batched(Structure s, String dataset, Workload w, int threads, int keys, int batch) {
+        return batched.get(key(s, dataset, w, threads) + "\u0000" + keys + "\u0000" + batch);
     }
 
     /** The key counts with figures, ascending: more than one for a size sweep. */

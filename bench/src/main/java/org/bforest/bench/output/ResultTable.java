@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.bforest.bench.cli.Anchors;
 import org.bforest.bench.cli.Counts;
 import org.bforest.bench.runner.Result;
 import org.bforest.bench.runner.RunSummary;
@@ -18,7 +19,10 @@ import org.bforest.bench.workloads.Workload;
  * seconds and bytes per key after the build measured both ways; under it, the bytes per key held
  * after each workload that writes, and workload W's figures per tenth of its operations
  * ({@link WindowTables}). "-" marks a cell that did not run (the notes under the table
- * say why).
+ * say why). With one {@code --batch} size, each batched workload's column (A/bN, ...) stands
+ * beside the workload's own; with several, a table per batched workload under the block gives
+ * Mops/s by the batch size. The {@code --anchors} figures of the block's dataset and number of
+ * keys follow, a row per source, in the block's workload columns.
  */
 public final class ResultTable {
     private ResultTable() {
@@ -38,16 +42,16 @@ public final class ResultTable {
                             + " interleaved repetitions [slowest-fastest] (%d warm-up)%n", any.dataset(),
                     Counts.format(any.keys()), Counts.format(any.ops()), any.threads(), any.threads() == 1 ? "" : "s",
                     run.options().reps(), run.options().warmups()));
-            // Columns: each workload, and A's batched form where it ran (A/bN).
+            // Columns: each workload, and with one --batch size its batched form beside it (A/bN).
             List<Workload> cols = new ArrayList<>();
             List<Integer> batches = new ArrayList<>();
+            List<Integer> sizes = run.options().batches();
             for (Workload w : workloads) {
                 cols.add(w);
                 batches.add(0);
-                int b = run.options().batch();
-                if (b > 0 && w == Workload.A && any.threads() == 1) {
+                if (sizes.size() == 1 && w.batchable() && any.threads() == 1) {
                     cols.add(w);
-                    batches.add(b);
+                    batches.add(sizes.get(0));
                 }
             }
             List<String> header = new ArrayList<>();
@@ -89,12 +93,117 @@ public final class ResultTable {
             if (!window.isEmpty()) {
                 sb.append(window).append('\n');
             }
+            if (sizes.size() > 1) {
+                sb.append(batches(group, run.options().structures(), workloads, sizes));
+            }
+            if (any.threads() == 1) {
+                sb.append(anchors(run.options().anchors(), any.dataset(), any.keys(), workloads));
+            }
         }
         if (groups.isEmpty()) {
             sb.append("No structure ran.\n");
         }
         sb.append(sweep(run));
+        sb.append(unmatched(run));
         return sb.toString();
+    }
+
+    /**
+     * With several {@code --batch} sizes: per batched workload, a row per structure with its
+     * Mops/s unbatched, then at each batch size (the median; the spreads are in the CSV and the
+     * report). Empty when none ran batched.
+     */
+    static String batches(List<Result> group, List<Structure> structures, List<Workload> workloads,
+                          List<Integer> sizes) {
+        StringBuilder sb = new StringBuilder();
+        for (Workload w : workloads) {
+            List<List<String>> rows = new ArrayList<>();
+            List<String> header = new ArrayList<>();
+            header.add("structure");
+            header.add("unbatched");
+            sizes.forEach(b -> header.add("b" + Counts.format(b)));
+            rows.add(header);
+            for (Structure s : structures) {
+                List<String> row = new ArrayList<>();
+                row.add(s.cliName());
+                Result plain = find(group, s, w, 0);
+                row.add(plain == null ? "-" : mops(plain.mops()));
+                boolean ran = false;
+                for (int b : sizes) {
+                    Result r = find(group, s, w, b);
+                    row.add(r == null ? "-" : mops(r.mops()));
+                    ran |= r != null;
+                }
+                if (ran) {
+                    rows.add(row);
+                }
+            }
+            if (rows.size() > 1) {
+                sb.append(w.name()).append(' ').append(w.title())
+                        .append(" batched (--batch): Mops/s by the operations a call at most, 1 thread\n")
+                        .append(align(rows)).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The {@code --anchors} figures of {@code dataset} at {@code keys} keys: a row per source, a
+     * column per workload (its figure, one operation at a time), under a line that says what they
+     * are; empty when none matches.
+     */
+    static String anchors(Anchors anchors, String dataset, int keys, List<Workload> workloads) {
+        List<String> sources = anchors.sources(dataset, keys);
+        if (sources.isEmpty()) {
+            return "";
+        }
+        List<List<String>> rows = new ArrayList<>();
+        List<String> header = new ArrayList<>();
+        header.add("source");
+        workloads.forEach(w -> header.add(w.name()));
+        rows.add(header);
+        for (String source : sources) {
+            List<String> row = new ArrayList<>();
+            row.add(source);
+            for (Workload w : workloads) {
+                String v = "-";
+                for (Anchors.Anchor a : anchors.matching(dataset, keys, w)) {
+                    if (a.source().equals(source)) {
+                        v = mops(a.mops());
+                    }
+                }
+                row.add(v);
+            }
+            rows.add(row);
+        }
+        return "Reference figures on " + dataset + " at " + Counts.format(keys) + " keys (--anchors " + anchors.where()
+                + "): outside programs, one operation at a time, Mops/s; read, not measured here\n" + align(rows)
+                + '\n';
+    }
+
+    /**
+     * A line naming the {@code --anchors} figures that match no single-threaded cell of the run
+     * (another dataset, number of keys or workload); empty when every one matched.
+     */
+    static String unmatched(RunSummary run) {
+        List<Anchors.Anchor> none = new ArrayList<>();
+        for (Anchors.Anchor a : run.options().anchors().all()) {
+            boolean found = false;
+            for (Result r : run.results()) {
+                found |= r.threads() == 1 && a.matches(r.dataset(), r.keys(), r.workload());
+            }
+            if (!found) {
+                none.add(a);
+            }
+        }
+        if (none.isEmpty()) {
+            return "";
+        }
+        Anchors.Anchor a = none.get(0);
+        return String.format(Locale.ROOT, "--anchors: %d of the %d reference figures %s no dataset, number of keys"
+                + " and workload this run measured (the first: %s on %s at %s keys, workload %s, %s line %d)%n",
+                none.size(), run.options().anchors().all().size(), none.size() == 1 ? "matches" : "match", a.source(),
+                a.dataset(), Counts.format(a.keys()), a.workload(), a.file(), a.line());
     }
 
     /**

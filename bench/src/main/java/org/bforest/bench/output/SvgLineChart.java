@@ -14,7 +14,9 @@ import org.bforest.bench.cli.Counts;
  * one line per series with a marker at every point (its tooltip says the figure). A point whose
  * y is not finite is left out and breaks the line there. The legend sits on top, in the style of
  * {@link SvgBarChart}: the report draws the size sweep with it, Mops/s against the number of
- * keys, where the cache levels show as steps.
+ * keys, where the cache levels show as steps, and the batch-size sweep, Mops/s against the
+ * operations a batched call. A reference is a dashed horizontal line across the plot at a
+ * figure from elsewhere (an outside program's, {@code --anchors}), labelled at its right end.
  */
 final class SvgLineChart {
 
@@ -32,6 +34,15 @@ final class SvgLineChart {
         }
     }
 
+    /**
+     * A horizontal reference line: its label (written at the line's right end), its figure, its
+     * dash pattern, its tooltip.
+     */
+    record Reference(String label, double y, String dash, String tooltip) {
+    }
+
+    /** The colour of reference lines and their labels: a dark grey no structure has. */
+    static final String REFERENCE = "#374151";
     private static final double TICK_FONT = 11;
     private static final double LEGEND_FONT = 12;
     private static final double MARKER = 4.2;
@@ -44,6 +55,7 @@ final class SvgLineChart {
     private final int width;
     private final int plotHeight;
     private final List<Series> series = new ArrayList<>();
+    private final List<Reference> references = new ArrayList<>();
 
     /**
      * @param title      for screen readers and the tooltip of the whole chart
@@ -67,6 +79,19 @@ final class SvgLineChart {
 
     List<Series> series() {
         return series;
+    }
+
+    /** Adds a dashed horizontal line at {@code y} (finite, at least 0), labelled {@code label}. */
+    SvgLineChart reference(String label, double y, String dash, String tooltip) {
+        if (!(y >= 0) || Double.isInfinite(y)) {
+            throw new IllegalArgumentException("a reference line at " + y);
+        }
+        references.add(new Reference(label, y, dash, tooltip));
+        return this;
+    }
+
+    List<Reference> references() {
+        return references;
     }
 
     private static boolean drawn(Point p) {
@@ -130,6 +155,9 @@ final class SvgLineChart {
                     yMax = Math.max(yMax, p.y());
                 }
             }
+        }
+        for (Reference r : references) {
+            yMax = Math.max(yMax, r.y());
         }
         double step = SvgBarChart.niceStep(yMax > 0 ? yMax * 1.06 / 5 : 0.2);
         int ticks = Math.max(1, (int) Math.ceil(yMax * 1.06 / step - 1e-9));
@@ -226,6 +254,15 @@ final class SvgLineChart {
                 .append(Html.num(base + 8 + TICK_FONT + 10 + 12)).append("\" text-anchor=\"middle\" font-size=\"12\"")
                 .append(" fill=\"#374151\">").append(Html.esc(xTitle)).append("</text>\n");
 
+        // The reference lines under the series, their labels over everything (below).
+        for (Reference r : references) {
+            double y = base - plotH * r.y() / max;
+            sb.append("<path class=\"reference\" d=\"M").append(Html.num(left)).append(' ').append(Html.num(y))
+                    .append("H").append(Html.num(left + plotW)).append("\" stroke=\"").append(REFERENCE)
+                    .append("\" stroke-width=\"1.5\" stroke-dasharray=\"").append(Html.esc(r.dash())).append("\">")
+                    .append("<title>").append(Html.esc(r.tooltip())).append("</title></path>\n");
+        }
+
         // The lines, then their markers on top.
         for (Series s : series) {
             List<Point> ps = new ArrayList<>(s.points());
@@ -259,8 +296,34 @@ final class SvgLineChart {
             }
             sb.append('\n');
         }
+        referenceLabels(sb, top, base, plotH, max, left + plotW - 4);
         sb.append("</svg>\n");
         return sb.toString();
+    }
+
+    /**
+     * Each reference line's label at its right end, just above the line (below it at the top of
+     * the plot), nudged down where it would overlap the label of a line above.
+     */
+    private void referenceLabels(StringBuilder sb, double top, double base, double plotH, double max, double right) {
+        List<Reference> byHeight = new ArrayList<>(references);
+        byHeight.sort((a, b) -> Double.compare(b.y(), a.y())); // the highest first
+        double previous = Double.NEGATIVE_INFINITY;
+        double line = TICK_FONT + 2;
+        for (Reference r : byHeight) {
+            double y = base - plotH * r.y() / max;
+            double baseline = y - 4;
+            if (baseline - TICK_FONT < top) {
+                baseline = y + TICK_FONT + 2;
+            }
+            baseline = Math.max(baseline, previous + line);
+            previous = baseline;
+            sb.append("<text class=\"reference\" x=\"").append(Html.num(right)).append("\" y=\"")
+                    .append(Html.num(baseline)).append("\" text-anchor=\"end\" font-size=\"")
+                    .append(Html.num(TICK_FONT)).append("\" fill=\"").append(REFERENCE).append("\">")
+                    .append(Html.esc(r.label())).append("<title>").append(Html.esc(r.tooltip()))
+                    .append("</title></text>\n");
+        }
     }
 
     private static double xOf(double log, double x0, double x1, double left, double plotW) {

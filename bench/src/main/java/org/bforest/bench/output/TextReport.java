@@ -44,6 +44,30 @@ public final class TextReport implements ReportWriter {
               the other workloads'). Single-threaded only.
             """;
 
+    /**
+     * {@code text} broken into lines of at most 100 characters, the later ones indented two
+     * spaces; the first starts at column {@code col}.
+     */
+    static String wrap(String text, int col) {
+        StringBuilder sb = new StringBuilder();
+        boolean lineStart = true;
+        for (String word : text.split(" ")) {
+            if (!lineStart && col + 1 + word.length() > 100) {
+                sb.append("\n  ");
+                col = 2;
+                lineStart = true;
+            }
+            if (!lineStart) {
+                sb.append(' ');
+                col++;
+            }
+            sb.append(word);
+            col += word.length();
+            lineStart = false;
+        }
+        return sb.toString();
+    }
+
     /** What {@code --values} meant for this run, in words. */
     static String valuesText(Options o) {
         return switch (o.values()) {
@@ -51,6 +75,27 @@ public final class TextReport implements ReportWriter {
             case RANDOM -> "random (a splitmix64 mix of the key and the dataset seed)";
             case NONE -> "none (every value 0)";
         };
+    }
+
+    /** What {@code --batch} did in this run, in words ("off", or the sizes and how a batch is cut). */
+    static String batchText(Options o) {
+        if (!o.batched()) {
+            return "off";
+        }
+        return "workloads A, B, C, E and F (those this run has) also ran single-threaded, once per size, at most "
+                + o.batchesText() + " operations a call (cells A/bN, B/bN, ...): a batch is a run of consecutive"
+                + " operations of one kind within a window of N, lookups through LongIndex.getAll, inserts through"
+                + " putAll, deletes through removeAll, so the answers, checksums and final contents are those of"
+                + " the stream one operation at a time (A, B and F make N a call; C and E their runs of one kind);"
+                + " the structures without batched calls loop over the operations. D and W run unbatched only";
+    }
+
+    /** Where the {@code --anchors} figures came from, in words. */
+    static String anchorsText(Options o) {
+        return "Reference figures (--anchors " + o.anchors().where() + "): " + o.anchors().all().size()
+                + " figures of outside programs, one operation at a time, read from CSV and not measured here;"
+                + " printed under the table of their dataset and keys and drawn as dashed lines on the batch-size"
+                + " charts";
     }
 
     public static String render(RunSummary run) {
@@ -143,15 +188,14 @@ public final class TextReport implements ReportWriter {
                   a time); a full GC runs before each build and before each timed run. Reported: the median of
                   the timed repetitions with the slowest and fastest, the median build time.
                 - Values: %s.
-                - Batched lookups (--batch): %s.
+                - Batched (--batch): %s.%s
                 - The results of every operation are summed into a checksum (a blackhole the JIT cannot
                   remove); the checksums of different structures on the same operations must agree.
                 - Threads: %s.
 
                 """, WorkloadGenerator.MIN_SCAN, WorkloadGenerator.MAX_SCAN, o.warmups(), o.reps(),
-                valuesText(o), o.batch() > 0 ? "workload A also ran through getAll, " + o.batch() + " keys a call\n"
-                        + "  (A/b" + o.batch() + "; the structures without a batched call loop over their lookups)"
-                        : "off",
+                valuesText(o), wrap(batchText(o), 21),
+                o.anchors().isEmpty() ? "" : "\n- " + wrap(anchorsText(o), 2) + ".",
                 String.join(", ", o.threads().stream().map(String::valueOf).toList())
                         + " (with more than one thread, the operations are split into contiguous slices run at"
                         + " once; only thread-safe structures run)"));

@@ -15,6 +15,7 @@ import org.bforest.bench.cli.Options;
 import org.bforest.bench.datasets.Dataset;
 import org.bforest.bench.datasets.Datasets;
 import org.bforest.bench.structures.BatchBuffers;
+import org.bforest.bench.structures.Batching;
 import org.bforest.bench.structures.DeviceBatchAdapter;
 import org.bforest.bench.structures.IndexAdapter;
 import org.bforest.bench.structures.Structure;
@@ -48,8 +49,12 @@ import org.bforest.bench.workloads.WorkloadGenerator;
  * measures both again. The figure reported is the median of the timed repetitions, with their
  * slowest and fastest.
  *
- * <p>With {@code --batch N}, workload A also runs single-threaded as a cell of its own (A/bN):
- * the same lookups through {@link IndexAdapter#runBatched}, N keys a call.
+ * <p>With {@code --batch N[,N...]}, each workload of lookups, inserts and deletes (A, B, C, E,
+ * F) also runs single-threaded once per batch size, each a cell of its own (A/bN, B/bN, ...): the
+ * same operations through {@link IndexAdapter#runBatched}, cut as {@link Batching} says (runs of
+ * one kind, at most N a call), into buffers allocated before the clock starts
+ * ({@link BatchBuffers#forStream}). Their checksums must equal the workload's run one operation
+ * at a time. D and W stay unbatched (a note says so).
  *
  * <p>Workload W (a sliding window, {@link SlidingWindow}) bulk-loads keys of its own, so its
  * cells build from those, and their memory after the build is measured apart from the other
@@ -85,14 +90,26 @@ public final class BenchmarkRunner {
         if (HeapMeter.explicitGcDisabled()) {
             notes.add("-XX:+DisableExplicitGC is set: the heap-after-GC memory figures are unreliable");
         }
-        DeviceBatchAdapter.useBatch(options.batch());
+        List<Integer> batches = options.batches();
+        // The OpenCL trees' plain cells go to the device in batches of the largest size asked for.
+        DeviceBatchAdapter.useBatch(batches.isEmpty() ? 0 : batches.get(batches.size() - 1));
         int cells = options.workloads().size() * options.threads().size();
-        if (options.batch() > 0 && options.workloads().contains(Workload.A) && options.threads().contains(1)) {
-            cells++;
-        } else if (options.batch() > 0) {
-            notes.add("--batch " + options.batch() + " had nothing to run: the batched lookups run beside workload A"
-                    + " with 1 thread, and this run has " + (options.workloads().contains(Workload.A)
-                    ? "no single-threaded run" : "no workload A"));
+        long batchable = options.workloads().stream().filter(Workload::batchable).count();
+        if (options.batched() && batchable > 0 && options.threads().contains(1)) {
+            cells += (int) batchable * batches.size();
+            List<String> unbatched = options.workloads().stream().filter(w -> !w.batchable()).map(Workload::name)
+                    .toList();
+            if (!unbatched.isEmpty()) {
+                notes.add("--batch: workload" + (unbatched.size() == 1 ? " " : "s ") + String.join(" and ", unbatched)
+                        + (unbatched.size() == 1 ? " runs" : " run") + " unbatched only ("
+                        + (unbatched.contains("D") ? "D's range scans are one call each" : "")
+                        + (unbatched.size() == 2 ? "; " : "")
+                        + (unbatched.contains("W") ? "W is one sequence in time, timed in tenths" : "") + ")");
+            }
+        } else if (options.batched()) {
+            notes.add("--batch " + options.batchesText() + " had nothing to run: the batched cells run workloads A,"
+                    + " B, C, E and F with 1 thread, and this run has " + (batchable > 0
+                    ? "no single-threaded run" : "none of them"));
         }
         int perDataset = cells * options.structures().size() * (options.warmups() + options.reps());
         List<Integer> sizes = options.keys();
@@ -152,9 +169,11 @@ public final class BenchmarkRunner {
             }
             Operations ops = WorkloadGenerator.generate(w, d, opsAt(w, keys));
             for (int threads : options.threads()) {
-                cell(d, values, ops, threads, 0, memory, unavailable);
+                Long plain = cell(d, values, ops, threads, 0, memory, unavailable, null);
                 if (batched(w, threads)) {
-                    cell(d, values, ops, threads, options.batch(), memory, unavailable);
+                    for (int b : options.batches()) {
+                        cell(d, values, ops, threads, b, memory, unavailable, plain);
+                    }
                 }
             }
         }
@@ -183,7 +202,7 @@ public final class BenchmarkRunner {
         try {
             Map<Structure, double[]> memory = new EnumMap<>(Structure.class);
             for (int threads : options.threads()) {
-                cell(window, values, sw.ops(), threads, 0, memory, unavailable);
+                cell(window, values, sw.ops(), threads, 0, memory, unavailable, null);
             }
         } finally {
             stabilized = datasetBuild;
@@ -204,9 +223,9 @@ public final class BenchmarkRunner {
         return keys;
     }
 
-    /** Whether workload {@code w} also runs batched ({@code --batch}): lookups only, one thread. */
+    /** Whether workload {@code w} also runs batched ({@code --batch}): A, B, C, E and F, one thread. */
     private boolean batched(Workload w, int threads) {
-        return options.batch() > 0 && w == Workload.A && threads == 1;
+        return options.batched() && w.batchable() && threads == 1;
     }
 
     /** One structure's repetitions in a cell: its figures so far. */
@@ -251,9 +270,14 @@ public final class BenchmarkRunner {
      * round r runs repetition r of every structure, each round starting one structure further on,
      * so a slow stretch of the machine lands on all of them alike instead of on whichever ran
      * then, and same-run ratios hold. Only one built structure is alive at a time.
+     *
+     * @param expected the checksum of the same operations run one at a time (a batched cell's
+     *                 results must give it), or null
+     * @return the checksum the cell's structures were held to (treemap's, else the first's), or
+     *         null when none ran or it ran on several threads
      */
-    private void cell(Dataset d, long[] values, Operations ops, int threads, int batch,
-                      Map<Structure, double[]> memory, Map<Structure, String> unavailable) {
+    private Long cell(Dataset d, long[] values, Operations ops, int threads, int batch,
+                      Map<Structure, double[]> memory, Map<Structure, String> unavailable, Long expected) {
         Workload w = ops.workload();
         String label = Result.label(w, batch);
         int steps = options.warmups() + options.reps();
@@ -269,7 +293,13 @@ public final class BenchmarkRunner {
                 reps.put(s, new Reps(options.reps(), steps, w == Workload.W));
             }
         }
-        BatchBuffers buffers = batch > 0 ? new BatchBuffers(batch, ops.size()) : null;
+        BatchBuffers buffers = batch > 0 ? BatchBuffers.forStream(batch, ops) : null;
+        if (buffers != null && mixed(ops) && batch == options.batches().get(options.batches().size() - 1)) {
+            notes.add(String.format(Locale.ROOT, "workload %s batched on %s: a batch is a run of consecutive"
+                    + " operations of one kind, so %s's batches are its runs: %.2f operations a call on average, the"
+                    + " longest %d (at --batch %s)", w, on(d), w, buffers.meanLength(), buffers.longest(),
+                    Counts.format(batch)));
+        }
         for (int r = 0; r < steps; r++) {
             for (int j : RoundRobin.round(r, active.size())) {
                 Structure s = active.get(j);
@@ -290,8 +320,18 @@ public final class BenchmarkRunner {
             }
         }
         if (threads == 1) {
-            compareChecksums(results.subList(first, results.size()));
+            return compareChecksums(results.subList(first, results.size()), expected);
         }
+        return null;
+    }
+
+    /** Whether the stream has operations of more than one kind (a batch then ends where its run does). */
+    private static boolean mixed(Operations ops) {
+        int kinds = 0;
+        for (int c : ops.counts()) {
+            kinds += c > 0 ? 1 : 0;
+        }
+        return kinds > 1;
     }
 
     /** Repetition {@code r} (warm-ups first) of one structure: build, run, checks. */
@@ -409,7 +449,10 @@ public final class BenchmarkRunner {
         }
     }
 
-    /** The batched lookups, in chunks of whole batches so the progress display can follow. */
+    /**
+     * The batched run, in chunks of whole windows of {@link Batching} (multiples of the batch
+     * size) so that the progress display can follow without changing where a batch ends.
+     */
     private long runBatched(IndexAdapter a, Operations ops, BatchBuffers buffers) {
         int chunk = Math.max(1, CHUNK / buffers.size()) * buffers.size();
         long sum = 0;
@@ -543,9 +586,24 @@ public final class BenchmarkRunner {
         }
     }
 
-    private void compareChecksums(List<Result> cell) {
-        if (cell.size() < 2) {
-            return;
+    /**
+     * Notes every result of a single-threaded cell whose checksum differs from the reference
+     * (treemap's, else the first's), and, for a batched cell, from {@code expected}, the
+     * workload's one operation at a time; returns the reference, or null for an empty cell.
+     */
+    private Long compareChecksums(List<Result> cell, Long expected) {
+        if (cell.isEmpty()) {
+            return null;
+        }
+        if (expected != null) {
+            for (Result r : cell) {
+                if (r.checksum() != expected) {
+                    notes.add(r.structure().cliName() + " on " + r.dataset() + (options.sweep() ? " at "
+                            + Counts.format(r.keys()) + " keys" : "") + " workload " + r.label() + " returned"
+                            + " different results from workload " + r.workload() + " run one operation at a time"
+                            + " (checksum " + r.checksum() + " vs " + expected + "): the batched run is wrong");
+                }
+            }
         }
         Result ref = cell.get(0);
         for (Result r : cell) {
@@ -561,6 +619,7 @@ public final class BenchmarkRunner {
                         + r.checksum() + " vs " + ref.checksum() + "): one of them is wrong");
             }
         }
+        return ref.checksum();
     }
 
     /** The dataset's name for a note; in a sweep, with its size ("uniform at 10K keys"). */

@@ -36,11 +36,6 @@ final class BMinusAdapter extends LongIndexAdapter {
     }
 
     @Override
-    public long runBatched(Operations ops, int from, int to, BatchBuffers buffers) {
-        return batched(index(), false, ops, from, to, buffers);
-    }
-
-    @Override
     public String describeBuilt() {
         return "built a " + index();
     }

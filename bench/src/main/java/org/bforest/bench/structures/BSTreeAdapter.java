@@ -37,9 +37,4 @@ final class BSTreeAdapter extends LongIndexAdapter {
         }
         return sum + visitor.take();
     }
-
-    @Override
-    public long runBatched(Operations ops, int from, int to, BatchBuffers buffers) {
-        return batched(index(), false, ops, from, to, buffers);
-    }
 }

@@ -36,9 +36,4 @@ final class CBSTreeAdapter extends LongIndexAdapter {
         }
         return sum + visitor.take();
     }
-
-    @Override
-    public long runBatched(Operations ops, int from, int to, BatchBuffers buffers) {
-        return batched(index(), false, ops, from, to, buffers);
-    }
 }

@@ -94,9 +94,14 @@ public final class DeviceBatchAdapter implements IndexAdapter {
         return sum + scan.take();
     }
 
+    /**
+     * A {@code --batch} cell: the stream cut as every structure's is ({@link Batching}: runs of
+     * one kind, at most the cell's size), so that its figures compare with the CPU trees' at the
+     * same size; {@link #run} is this structure's own mixed batches, for the plain cells.
+     */
     @Override
     public long runBatched(Operations ops, int from, int to, BatchBuffers buffers) {
-        return LongIndexAdapter.batched(index, false, ops, from, to, buffers);
+        return Batching.run(index, false, scan, ops, from, to, buffers) + scan.take();
     }
 
     private void reserve(int n) {

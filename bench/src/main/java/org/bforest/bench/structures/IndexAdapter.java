@@ -29,11 +29,13 @@ public interface IndexAdapter {
     long run(Operations ops, int from, int to);
 
     /**
-     * The batched form of a lookup-only stream ({@code --batch}): looks up the keys of operations
-     * {@code [from, to)} {@code buffers.size()} at a time and returns the same checksum as
-     * {@link #run}. {@code buffers} is the scratch, allocated by the runner outside the clock;
-     * {@code [from, to)} is whole batches but at the end of the stream. Structures without a
-     * batched call (the peers) loop over their lookups: this default, their batched form.
+     * The batched form of {@link #run} ({@code --batch}): applies operations {@code [from, to)}
+     * in the batches {@link Batching} cuts (runs of one kind, at most {@code buffers.size()}
+     * operations) and returns the same checksum as {@link #run}, leaving the same contents.
+     * {@code buffers} is the scratch, allocated by the runner outside the clock; {@code from} is
+     * a multiple of {@code buffers.size()}, or the range is the stream's end. Structures without
+     * batched calls (the peers) keep this default: a batch of theirs is a loop over its
+     * operations, so their batched form is {@link #run} itself.
      */
     default long runBatched(Operations ops, int from, int to, BatchBuffers buffers) {
         return run(ops, from, to);

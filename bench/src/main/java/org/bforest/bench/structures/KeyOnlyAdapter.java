@@ -47,7 +47,7 @@ final class KeyOnlyAdapter implements IndexAdapter {
 
     @Override
     public long runBatched(Operations ops, int from, int to, BatchBuffers buffers) {
-        return LongIndexAdapter.batched(index, true, ops, from, to, buffers);
+        return Batching.run(index, true, keys, ops, from, to, buffers) + scan.take();
     }
 
     @Override

@@ -52,34 +52,10 @@ class LongIndexAdapter implements IndexAdapter {
         return sum + visitor.take();
     }
 
+    /** The stream in batches ({@link Batching}); every bforest adapter on the CPU shares it. */
     @Override
     public long runBatched(Operations ops, int from, int to, BatchBuffers buffers) {
-        return batched(index, false, ops, from, to, buffers);
-    }
-
-    /**
-     * Lookups of {@code [from, to)} through {@link LongIndex#getAll}, {@code buffers.size()} keys
-     * a call, into the runner's preallocated arrays (the last, shorter batch of the stream has
-     * its own); the copy of each batch's keys is timed with it (about a nanosecond a key). A
-     * {@code keyOnly} index's found keys count with {@link Values#of(long)}, the value the others
-     * store (see {@link KeyOnlyAdapter}). Shared by the bforest adapters: the one call a batch
-     * that goes through an interface costs nothing next to the batch's lookups.
-     */
-    static long batched(LongIndex ix, boolean keyOnly, Operations ops, int from, int to, BatchBuffers buffers) {
-        final long[] keys = ops.keys();
-        final int size = buffers.size();
-        long sum = 0;
-        for (int i = from; i < to; i += size) {
-            int n = Math.min(size, to - i);
-            long[] k = buffers.keys(n);
-            long[] v = buffers.values(n);
-            System.arraycopy(keys, i, k, 0, n);
-            ix.getAll(k, v, Values.ABSENT);
-            for (int j = 0; j < n; j++) {
-                sum += !keyOnly || v[j] == Values.ABSENT ? v[j] : Values.of(k[j]);
-            }
-        }
-        return sum;
+        return Batching.run(index, false, scan, ops, from, to, buffers) + scan.take();
     }
 
     @Override

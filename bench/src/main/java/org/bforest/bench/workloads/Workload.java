@@ -44,6 +44,15 @@ public enum Workload {
         return percent[Op.INSERT] == 0 && percent[Op.DELETE] == 0;
     }
 
+    /**
+     * Whether {@code --batch} runs it batched: every workload of lookups, inserts and deletes (A,
+     * B, C, E, F). Not D, whose range scans run one a call anyway, nor W, a sequence in time
+     * timed in tenths.
+     */
+    public boolean batchable() {
+        return percent[Op.SCAN] == 0 && this != W;
+    }
+
     /** "100% lookups", "95% scans / 5% inserts", ... */
     public String mix() {
         if (this == W) {

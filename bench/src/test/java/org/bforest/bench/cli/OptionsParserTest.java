@@ -110,23 +110,64 @@ class OptionsParserTest {
     void valuesAndBatchParseAndDefault() {
         Options d = OptionsParser.parse();
         assertEquals(ValueMode.KEY, d.values());
-        assertEquals(0, d.batch());
+        assertEquals(List.of(), d.batches());
+        assertFalse(d.batched());
         Options o = OptionsParser.parse("--values", "random", "--batch=1K");
         assertEquals(ValueMode.RANDOM, o.values());
-        assertEquals(1000, o.batch());
+        assertEquals(List.of(1000), o.batches());
         assertEquals(ValueMode.NONE, OptionsParser.parse("--values=None").values());
         BenchException e = assertThrows(BenchException.class, () -> OptionsParser.parse("--values", "ones"));
         assertTrue(e.getMessage().contains("key") && e.getMessage().contains("random") && e.getMessage().contains("none"),
                 e.getMessage());
         assertTrue(e.getMessage().contains("--values") && e.getMessage().contains("'ones'"), e.getMessage());
         assertEquals(ValueMode.KEY, OptionsParser.parse("--values", " KEY ").values());
-        assertEquals(1, OptionsParser.parse("--batch", "1").batch());
+        assertEquals(List.of(1), OptionsParser.parse("--batch", "1").batches());
         for (String bad : new String[] {"0", "-4", "2M", "1.5", "many", ""}) {
             BenchException b = assertThrows(BenchException.class, () -> OptionsParser.parse("--batch", bad), bad);
             assertTrue(b.getMessage().startsWith("--batch"), b.getMessage());
         }
         assertTrue(assertThrows(BenchException.class, () -> OptionsParser.parse("--values")).getMessage()
                 .contains("--values needs a value"));
+    }
+
+    @Test
+    void batchTakesACommaListOfSizesFromOneTo1M() {
+        Options o = OptionsParser.parse("--batch", "16,64,256,1K,4K,16K,64K,256K,1M");
+        assertEquals(List.of(16, 64, 256, 1_000, 4_000, 16_000, 64_000, 256_000, 1_000_000), o.batches());
+        assertTrue(o.batched());
+        assertEquals("16, 64, 256, 1K, 4K, 16K, 64K, 256K, 1M", o.batchesText());
+        // Ascending, duplicates dropped, blanks ignored, --name=value and Counts syntax alike.
+        assertEquals(List.of(1024, 1_000_000), OptionsParser.parse("--batch=1M, 1024,,1_024").batches());
+        assertEquals(List.of(1, OptionsParser.MAX_BATCH), OptionsParser.parse("--batch", "1048576,1").batches());
+        // A single value is what it always was.
+        assertEquals(List.of(1024), OptionsParser.parse("--batch", "1024").batches());
+        // Each element is checked and named as a single value is.
+        for (String[] bad : new String[][] {{"16,0", "got 0"}, {"16,2M", "got 2000000"}, {"1048577", "got 1048577"},
+            {"16,lots", "'lots'"}, {"1.5,16", "1.5 is not a whole number"}, {",", "','"}, {"-4", "'-4'"}}) {
+            BenchException e = assertThrows(BenchException.class, () -> OptionsParser.parse("--batch", bad[0]), bad[0]);
+            assertTrue(e.getMessage().startsWith("--batch") && e.getMessage().contains(bad[1]), e.getMessage());
+        }
+        assertTrue(assertThrows(BenchException.class, () -> OptionsParser.parse("--batch", "0")).getMessage()
+                .contains("between 1 and 1M"));
+        assertTrue(OptionsParser.HELP.contains("--batch N[,N...]") && OptionsParser.HELP.contains("--anchors DIR"));
+    }
+
+    @Test
+    void anchorsAreReadWhenParsedAndABadFolderIsNamed(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws java.io.IOException {
+        assertTrue(OptionsParser.parse().anchors().isEmpty());
+        java.nio.file.Files.writeString(dir.resolve("cpp.csv"), "source,dataset,keys,workload,mops\n"
+                + "C++ BS-tree,uniform,100K,A,21.5\n");
+        Options o = OptionsParser.parse("--anchors", dir.toString(), "--batch", "16,1K");
+        assertEquals(1, o.anchors().all().size());
+        assertEquals(dir, o.anchors().where());
+        Path missing = dir.resolve("nowhere");
+        BenchException e = assertThrows(BenchException.class,
+                () -> OptionsParser.parse("--anchors", missing.toString()));
+        assertTrue(e.getMessage().startsWith("--anchors " + missing) && e.getMessage().contains("no such folder"),
+                e.getMessage());
+        // --help reads nothing.
+        assertTrue(OptionsParser.parse("--anchors", missing.toString(), "--help").help());
     }
 
     @Test
@@ -141,7 +182,8 @@ class OptionsParserTest {
         String[][] bad = {
             {"--structures", "btree"}, {"--workloads", "G"}, {"--build", "grown"}, {"--keys", "lots"}, {"--keys", "0"}, {"--threads", "0"},
             {"--scale", "huge"}, {"--frobnicate"}, {"--keys"}, {"--seed", "x"}, {"--progress", "fancy"},
-            {"--keys", "5G"}, {"--values", "fancy"}, {"--batch", "0"}, {"--batch", "many"},
+            {"--keys", "5G"}, {"--values", "fancy"}, {"--batch", "0"}, {"--batch", "many"}, {"--batch", "16,0"},
+            {"--anchors"},
         };
         for (String[] args : bad) {
             BenchException e = assertThrows(BenchException.class, () -> OptionsParser.parse(args), String.join(" ", args));
@@ -153,7 +195,7 @@ class OptionsParserTest {
     void helpExplainsEveryOption() {
         for (String opt : new String[] {"--structures", "--dataset", "--keys", "--ops", "--workloads", "--threads",
             "--seed", "--csv", "--report", "--scale", "--sosd-unsigned-shift", "--help", "--reps", "--warmup",
-            "--progress", "--values", "--batch"}) {
+            "--progress", "--values", "--batch", "--anchors"}) {
             assertTrue(OptionsParser.HELP.contains(opt), opt);
         }
         assertTrue(OptionsParser.parse("-h").help());

@@ -3,6 +3,7 @@ package org.bforest.bench.output;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.bforest.bench.cli.Anchors;
 import org.bforest.bench.cli.Options;
 import org.bforest.bench.cli.BuildMode;
 import org.bforest.bench.cli.ProgressMode;
@@ -39,8 +40,8 @@ final class SyntheticRun {
                 Structure.FASTUTIL_AVL, Structure.FASTUTIL_RB, Structure.SORTED_ARRAY);
         List<Workload> workloads = Workload.PAPER;
         Options o = new Options(structures, datasets, sizes, 500, workloads, threads, null, 3, 1, null,
-                Path.of("/tmp/report"), false, ProgressMode.OFF, "default", false, ValueMode.KEY, 0,
-                BuildMode.BULK);
+                Path.of("/tmp/report"), false, ProgressMode.OFF, "default", false, ValueMode.KEY, List.of(),
+                BuildMode.BULK, null);
         Environment env = new Environment("25.0.1", "OpenJDK 64-Bit Server VM 25.0.1+8", List.of("--add-modules",
                 "jdk.incubator.vector", "-Xmx2g"), 8, 2L << 30, "Linux 6.1 amd64", "object header 12 B, reference 4 B",
                 "2025-06-01T12:34:56.789+02:00", "Eclipse Adoptium", new Machine("Test <CPU> & co", 4, 16_000_000_000L),
@@ -79,6 +80,43 @@ final class SyntheticRun {
     }
 
     /**
+     * A batch-size sweep: bstree, treemap and sorted-array on uniform at 100K keys, A to E and F,
+     * each batchable workload also at every size of {@code batches} (bstree gaining with the size
+     * up to 4x, treemap flat), with {@code anchors} as the options' reference figures.
+     */
+    static RunSummary batched(List<Integer> batches, Anchors anchors) {
+        List<Structure> structures = List.of(Structure.BSTREE, Structure.TREEMAP, Structure.SORTED_ARRAY);
+        List<Workload> workloads = List.of(Workload.A, Workload.B, Workload.C, Workload.D, Workload.E, Workload.F);
+        int n = 100_000;
+        Options o = new Options(structures, List.of("uniform"), List.of(n), 50_000, workloads, List.of(1), null, 3, 1,
+                null, Path.of("/tmp/report"), false, ProgressMode.OFF, "default", false, ValueMode.KEY, batches,
+                BuildMode.BULK, anchors);
+        List<Result> results = new ArrayList<>();
+        double[] perStructure = {8, 1, 10};
+        for (Workload w : workloads) {
+            for (int si = 0; si < structures.size(); si++) {
+                Structure s = structures.get(si);
+                if (s == Structure.SORTED_ARRAY && w != Workload.A) {
+                    continue;
+                }
+                double mops = perStructure[si] * (1 + 0.1 * w.ordinal());
+                results.add(new Result(s, "uniform", w, 1, 0, n, 50_000, mops, new double[] {mops * 0.9, mops,
+                        mops * 1.1}, 0.01, 40, 38, Double.NaN, Double.NaN, 0xabcL + w.ordinal()));
+                for (int b : w.batchable() ? batches : List.<Integer>of()) {
+                    double gain = s == Structure.BSTREE ? Math.min(4, 1 + Math.log10(b)) : 1;
+                    double m = mops * gain;
+                    results.add(new Result(s, "uniform", w, 1, b, n, 50_000, m, new double[] {m * 0.95, m, m * 1.05},
+                            0.01, 40, 38, Double.NaN, Double.NaN, 0xabcL + w.ordinal()));
+                }
+            }
+        }
+        List<DatasetInfo> infos = List.of(new DatasetInfo("uniform", "made up", 1, n, 50_000, 1, 1_000_000,
+                List.of()));
+        return new RunSummary(o, create(List.of("uniform"), List.of(1)).environment(), infos, results,
+                List.of("a plain note"), 30).withArgs(List.of("--batch", "16,1K,64K"));
+    }
+
+    /**
      * The report's crowded case: every structure on the CPU (the default run's twenty), two
      * datasets, A to E, one thread, or with {@code threads} {1, 2} the thread-safe ones twice. The
      * figures vary by structure and workload; on uniform, csb4's A is the noisy row a shared
@@ -90,8 +128,8 @@ final class SyntheticRun {
         List<Workload> workloads = Workload.PAPER;
         int n = 1_000_000;
         Options o = new Options(structures, datasets, List.of(n), 250_000, workloads, threads, null, 3, 1, null,
-                Path.of("/tmp/report"), false, ProgressMode.OFF, "default", false, ValueMode.KEY, 0,
-                BuildMode.BULK);
+                Path.of("/tmp/report"), false, ProgressMode.OFF, "default", false, ValueMode.KEY, List.of(),
+                BuildMode.BULK, null);
         Environment env = new Environment("25.0.1", "OpenJDK 64-Bit Server VM 25.0.1+8", List.of("--add-modules",
                 "jdk.incubator.vector"), 2, 8L << 30, "Linux 6.1 amd64", "object header 12 B, reference 4 B",
                 "2025-06-01T12:34:56.789+02:00", "Eclipse Adoptium", new Machine("Test CPU", 2, 16_000_000_000L),
