@@ -31,9 +31,11 @@ import org.opentest4j.AssertionFailedError;
  * implementation and key distribution ({@link Mode}); the operations mix puts of new and existing
  * keys, get, containsKey, removes of present and missing keys, the four neighbour look-ups,
  * firstKey/lastKey, rangeCount and rangeVisit over short, empty, inverted and long ranges, cursor
- * walks both ways, removes through cursors, stale-cursor checks, size and (rarely) clear. Trees
- * grow and shrink in phases, down to empty now and then, and every run ends by removing every key
- * and reusing the index. The contents are compared in full through cursor walks every
+ * walks both ways, removes through cursors, stale-cursor checks, size and (rarely) clear, and the
+ * batched calls (getAll, ceilingKeyAll, rangeCountAll, putAll and removeAll of up to
+ * {@value #BATCH_MAX} keys, now and then a few thousand: {@value #BATCH_SHARE} operations in a
+ * thousand). Trees grow and shrink in phases, down to empty now and then, and every run ends by
+ * removing every key and reusing the index. The contents are compared in full through cursor walks every
  * {@value #FULL_COMPARE_EVERY} operations, and {@link LongIndex#checkInvariants()} runs every
  * {@value #INVARIANTS_EVERY} operations and at the end (in soak mode both are spaced out in
  * proportion to the size of the tree, so that they do not dominate the run time).
@@ -73,6 +75,15 @@ class DifferentialTest {
     static final int SOAK_MAX_SIZE = 1_500_000;
     static final int INVARIANTS_EVERY = 4_096;
     static final int FULL_COMPARE_EVERY = 65_536;
+    /** Operations in a thousand that are batched calls (getAll, ceilingKeyAll, rangeCountAll, putAll, removeAll). */
+    static final int BATCH_SHARE = 6;
+    /** A batch's most keys, and one batch in {@value #BIG_BATCH_EVERY} a large one of a few thousand. */
+    static final int BATCH_MAX = 40;
+    static final int BIG_BATCH_EVERY = 1_000;
+    static final int BIG_BATCH_MIN = 3_000;
+    static final int BIG_BATCH_MAX = 5_000;
+    /** What an output holds before a batched call: a write past the batch shows. */
+    static final long UNTOUCHED = 0x0DD_BA7C4_5E47L;
     /**
      * {@code -Dbforest.diff.scale}: a factor on the operations and the tree sizes (default 1, soak
      * included). core's pom reruns this test at 256 bits and scalar at a fraction of the size; a
@@ -184,6 +195,9 @@ class DifferentialTest {
 
         // the cursor the last seek() made
         LongCursor cursor;
+
+        // the keys of the batched call under way, for failure messages
+        long[] batchKeys;
 
         // a rangeVisit's visitor says stop after this many entries
         int stopAfter = Integer.MAX_VALUE;
@@ -516,8 +530,12 @@ class DifferentialTest {
             int size = model.size();
             int roll = random.nextInt(1000);
             boolean grow = size < target;
+            if (roll < BATCH_SHARE) {
+                batch();
+                return;
+            }
             // mutations first: their share depends on whether the phase grows or shrinks the tree
-            int putNew = grow ? 500 : 40;
+            int putNew = BATCH_SHARE + (grow ? 500 : 40);
             int putOld = putNew + 50;
             int removeOld = putOld + (grow ? 40 : 280);
             int removeAny = removeOld + 40;
@@ -650,8 +668,13 @@ class DifferentialTest {
 
         /** A range [from, to): mostly short ones near present keys, sometimes empty, inverted or long. */
         void pickRange() {
+            pickRange(true);
+        }
+
+        /** {@link #pickRange()}, without the long ranges (anywhere to anywhere) when {@code anyLength} is false. */
+        void pickRange(boolean anyLength) {
             SplittableRandom r = random;
-            int kind = r.nextInt(100);
+            int kind = r.nextInt(anyLength ? 100 : 98);
             if (kind < 70) { // short: from near a key, to a few keys further
                 a = r.nextBoolean() ? existingKey() + r.nextInt(3) - 1 : lookupKey();
                 int keys = r.nextInt(4) == 0 ? r.nextInt(200) : r.nextInt(20);
@@ -710,10 +733,6 @@ class DifferentialTest {
         }
 
         void rangeCount() {
-            if (random.nextInt(8) == 0) {
-                rangeCountAll();
-                return;
-            }
             pickRange();
             // half the time [a, b) through the two-argument form, else random bound flavours
             boolean plain = random.nextBoolean();
@@ -724,23 +743,167 @@ class DifferentialTest {
             expect(want, plain ? index.rangeCount(a, b) : index.rangeCount(a, ai, b, bi), "count");
         }
 
-        /** A batch of one to eight ranges [a, b), each counted against the model. */
-        void rangeCountAll() {
-            int n = 1 + random.nextInt(8);
+        // ---- batched operations ----------------------------------------------------------------
+
+        /**
+         * One of the five batched calls on 0 to {@value #BATCH_MAX} keys drawn as the single
+         * operations draw theirs (now and then {@value #BIG_BATCH_MIN} to {@value #BIG_BATCH_MAX}
+         * keys, past the sizes where a structure sorts a batch first): every answer in the caller's
+         * order, outputs written no further than the batch, inputs left as they were.
+         */
+        void batch() {
+            SplittableRandom r = random;
+            int n = r.nextInt(BIG_BATCH_EVERY) == 0 ? r.nextInt(BIG_BATCH_MIN, BIG_BATCH_MAX + 1)
+                    : r.nextInt(BATCH_MAX + 1);
+            switch (r.nextInt(5)) {
+                case 0 -> getAll(n, false);
+                case 1 -> getAll(n, true);
+                case 2 -> rangeCountAll(n);
+                case 3 -> putAll(n);
+                default -> removeAll(n);
+            }
+            batchKeys = null;
+            if (n > BATCH_MAX) {
+                checkInvariants();
+            }
+        }
+
+        /** getAll, or ceilingKeyAll, of {@code n} look-up keys. */
+        void getAll(int n, boolean ceiling) {
+            long[] keys = new long[n];
+            for (int i = 0; i < n; i++) {
+                keys[i] = lookupKey();
+            }
+            long absent = absent();
+            long[] out = batchOutput(n);
+            long[] before = keys.clone();
+            describe((ceiling ? "ceilingKeyAll" : "getAll") + " of %d keys, absent %d", n, absent);
+            batchKeys = keys;
+            if (ceiling) {
+                index.ceilingKeyAll(keys, out, absent);
+            } else {
+                index.getAll(keys, out, absent);
+            }
+            for (int i = 0; i < n; i++) {
+                Long v = ceiling ? model.ceilingKey(keys[i]) : model.get(keys[i]);
+                long want = v == null ? absent : v;
+                if (out[i] != want) {
+                    expect(want, out[i], (ceiling ? "ceiling" : "value") + " #" + i + " (of " + keys[i] + ")");
+                }
+            }
+            expectBatchUnchanged(out, n, before, keys, "keys");
+        }
+
+        /**
+         * rangeCountAll of {@code n} ranges [a, b) picked as rangeCount's are, but for the long ones
+         * (rangeCount has them; the model counts a range key by key).
+         */
+        void rangeCountAll(int n) {
             long[] from = new long[n];
             long[] to = new long[n];
             long[] want = new long[n];
             for (int i = 0; i < n; i++) {
-                pickRange();
+                pickRange(false);
                 from[i] = a;
                 to[i] = b;
                 want[i] = modelRange(true, false).size();
             }
-            long[] counts = new long[n];
+            long[] counts = batchOutput(n);
+            long[] fromBefore = from.clone();
+            long[] toBefore = to.clone();
+            describe("rangeCountAll of %d ranges", n, 0);
+            batchKeys = from;
             index.rangeCountAll(from, to, counts);
             for (int i = 0; i < n; i++) {
-                describe("rangeCountAll: range #" + i + " of " + n + ", [%d, %d)", from[i], to[i]);
-                expect(want[i], counts[i], "count");
+                if (counts[i] != want[i]) {
+                    expect(want[i], counts[i], "count #" + i + " (of [" + from[i] + ", " + to[i] + "))");
+                }
+            }
+            expectBatchUnchanged(counts, n, fromBefore, from, "from");
+            expectBatchUnchanged(counts, n, toBefore, to, "to");
+        }
+
+        /**
+         * putAll of {@code n} keys, mostly new ones while the phase grows the tree and present ones
+         * while it shrinks it, some given twice (the later value must win).
+         */
+        void putAll(int n) {
+            SplittableRandom r = random;
+            boolean grow = model.size() < target;
+            long[] keys = new long[n];
+            long[] values = new long[n];
+            for (int i = 0; i < n; i++) {
+                int roll = r.nextInt(20);
+                keys[i] = i > 0 && roll == 0 ? keys[r.nextInt(i)]
+                        : roll < (grow ? 18 : 5) ? (r.nextInt(500) == 0 ? extremeKey() : freshKey()) : existingKey();
+                values[i] = value(keys[i]);
+            }
+            long[] keysBefore = keys.clone();
+            long[] valuesBefore = values.clone();
+            describe("putAll of %d keys", n, 0);
+            batchKeys = keys;
+            index.putAll(keys, values);
+            for (int i = 0; i < n; i++) {
+                model.put(keys[i], values[i]);
+            }
+            checkSize();
+            for (int i = 0; i < n; i++) {
+                long want = model.get(keys[i]);
+                long got = index.get(keys[i], ~want);
+                if (got != want) {
+                    expect(want, got, "value of " + keys[i] + " (#" + i + ") after the putAll: a key given twice"
+                            + " ends with its last value");
+                }
+            }
+            expectBatchUnchanged(null, n, keysBefore, keys, "keys");
+            expectBatchUnchanged(null, n, valuesBefore, values, "values");
+        }
+
+        /** removeAll of {@code n} keys, mostly present ones while the phase shrinks the tree, some repeated. */
+        void removeAll(int n) {
+            SplittableRandom r = random;
+            boolean grow = model.size() < target;
+            long[] keys = new long[n];
+            for (int i = 0; i < n; i++) {
+                int roll = r.nextInt(20);
+                keys[i] = i > 0 && roll == 0 ? keys[r.nextInt(i)] : roll < (grow ? 10 : 17) ? existingKey() : lookupKey();
+            }
+            long[] before = keys.clone();
+            describe("removeAll of %d keys", n, 0);
+            batchKeys = keys;
+            long want = 0;
+            for (long k : keys) {
+                want += model.remove(k) != null ? 1 : 0;
+            }
+            expect(want, index.removeAll(keys), "removeAll's count (a repeat counts once)");
+            checkSize();
+            for (int i = 0; i < n; i++) {
+                if (index.containsKey(keys[i])) {
+                    throw failure("key " + keys[i] + " (#" + i + ") is still there after the removeAll", null);
+                }
+            }
+            expectBatchUnchanged(null, n, before, keys, "keys");
+        }
+
+        /** An output of {@code n} answers and 0 to 2 more, every entry {@link #UNTOUCHED}. */
+        long[] batchOutput(int n) {
+            long[] out = new long[n + random.nextInt(3)];
+            Arrays.fill(out, UNTOUCHED);
+            return out;
+        }
+
+        /** Nothing written to {@code out} past {@code n} (when given), and the input {@code name} as it was. */
+        void expectBatchUnchanged(long[] out, int n, long[] before, long[] after, String name) {
+            for (int i = n; out != null && i < out.length; i++) {
+                if (out[i] != UNTOUCHED) {
+                    throw failure("wrote " + out[i] + " to the output's #" + i + ", past the " + n + " of the batch",
+                            null);
+                }
+            }
+            if (!Arrays.equals(before, after)) {
+                int i = Arrays.mismatch(before, after);
+                throw failure("the call changed its input " + name + ": #" + i + " was " + before[i] + ", is "
+                        + after[i], null);
             }
         }
 
@@ -1093,9 +1256,15 @@ class DifferentialTest {
 
         String message(String what) {
             String operation = operation();
+            String batch = "";
+            if (batchKeys != null) {
+                int show = Math.min(batchKeys.length, BATCH_MAX);
+                batch = "; the batch's keys" + (show < batchKeys.length ? " (the first " + show + ")" : "") + ": "
+                        + Arrays.toString(Arrays.copyOf(batchKeys, show));
+            }
             return "[" + impl.name() + ", " + mode + "] seed " + baseSeed + (SOAK ? " (soak)" : "") + ", operation #"
                     + opNo + ": " + operation + (step > 0 ? ", step " + step : "") + " (index size " + model.size()
-                    + "): " + what + "\n  rerun: mvn -pl core verify -Dtest=DifferentialTest -D" + SEED_PROPERTY + "="
+                    + "): " + what + batch + "\n  rerun: mvn -pl core verify -Dtest=DifferentialTest -D" + SEED_PROPERTY + "="
                     + baseSeed + " -D" + TestSubjects.IMPL_PROPERTY + "=" + impl.name() + " -D" + MODE_PROPERTY + "="
                     + mode + (SOAK ? " -D" + SOAK_PROPERTY + "=true" : "");
         }
