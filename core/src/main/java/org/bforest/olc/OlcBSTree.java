@@ -83,13 +83,14 @@ final class OlcBSTree extends OlcNodes implements ConcurrentLongIndex, Invariant
 
     /**
      * See {@link OlcReader#getAll}: 16 keys descended in lock-step, each answer linearizable by
-     * itself; a batch of {@value BatchOrder#WORTH_SORTING} keys or more is put in key order first
-     * ({@link BatchOrder}), and the answers go back to the caller's order.
+     * itself; a batch of {@value BatchOrder#WORTH_SORTING} keys or more and at least an eighth of
+     * the tree's is put in key order first ({@link BatchOrder}), as the single-threaded trees'
+     * batches are, and the answers go back to the caller's order.
      */
     @Override
     public void getAll(long[] keys, long[] values, long absent) {
         BatchArguments.checkGetAll(keys, values);
-        if (keys.length < BatchOrder.WORTH_SORTING) {
+        if (keys.length < BatchOrder.WORTH_SORTING || keys.length < size() >> 3) {
             OlcReader.getAll(this, keys, values, absent);
             return;
         }

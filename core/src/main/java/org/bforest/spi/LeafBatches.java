@@ -11,10 +11,11 @@ import org.bforest.util.BatchOrder;
  * The batched calls of every {@link LeafChainIndex}, written once over the two steps a structure
  * gives ({@link LeafChainIndex#findLeaves}, {@link LeafChainIndex#leafGet}):
  * <ul>
- * <li>A batch of at least {@value BatchOrder#WORTH_SORTING} keys is sorted first ({@link BatchOrder}, stable), so
- *     consecutive keys share the upper levels and the leaves are read in ascending order; the
- *     answers go back to the caller's order. A smaller batch is taken as it comes (on a large tree
- *     its keys share nothing below the cached levels, and the sort would cost more than it saves).</li>
+ * <li>A large batch is put in key order first ({@link BatchOrder}, stable), so consecutive keys
+ *     share the upper levels and the leaves are read in ascending order; the answers go back to
+ *     the caller's order. Reads are ordered only when the batch is large next to the tree (an
+ *     eighth of its keys): below that its keys share little below the cached levels and the sort
+ *     costs more than it saves (measured: {@link #orderReads}).</li>
  * <li>The keys go {@value #GROUP} at a time through the structure's lock-step descent, so their
  *     cache misses overlap; then each key's own step reads a leaf whose lines are already on their
  *     way.</li>
@@ -36,9 +37,21 @@ final class LeafBatches {
     private LeafBatches() {
     }
 
+    /**
+     * Whether a read-only batch of {@code n} keys is put in key order first: when it is large next
+     * to the tree, so that its keys share leaves and the last inner levels. A million keys on 50M
+     * (one key in four leaves) gained less from the order than the sort cost (4.0-4.8 Mops/s
+     * sorted against 4.5-6.2 as they came, Zen 4); on 2M keys the order paid (see
+     * docs/BENCHMARKS.md, "Batches at the memory's limit"). Updates are always ordered when large:
+     * a put's leaf is written, and in key order a leaf takes its run of keys at once.
+     */
+    private static boolean orderReads(LeafChainIndex t, int n) {
+        return n >= BatchOrder.WORTH_SORTING && n >= t.size() >> 3;
+    }
+
     static void getAll(LeafChainIndex t, long[] keys, long[] values, long absent) {
         BatchArguments.checkGetAll(keys, values);
-        if (keys.length < BatchOrder.WORTH_SORTING) {
+        if (!orderReads(t, keys.length)) {
             gets(t, keys, values, absent);
             return;
         }
@@ -62,7 +75,7 @@ final class LeafBatches {
 
     static void ceilingKeyAll(LeafChainIndex t, long[] keys, long[] ceilings, long absent) {
         BatchArguments.checkGetAll(keys, ceilings);
-        if (keys.length < BatchOrder.WORTH_SORTING) {
+        if (!orderReads(t, keys.length)) {
             ceilings(t, keys, ceilings, absent);
             return;
         }
