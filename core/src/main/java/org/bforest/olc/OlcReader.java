@@ -197,24 +197,22 @@ final class OlcReader {
     static final int BATCH = 16;
 
     /**
-     * Batched look-up: descends up to {@value #BATCH} keys level by level, so their cache misses
-     * overlap instead of forming one chain a key (what the plain BS-tree's {@code getAll} does; a
-     * single {@code get} cannot, see docs/BENCHMARKS.md on the single-thread gap). Every key's path
-     * is read and validated as the lock-coupled descent reads it; a key whose validation fails is
-     * looked up again alone. Each answer is linearizable by itself; the batch as a whole is not one
-     * atomic read. Allocates two arrays of {@value #BATCH} per call, none per key. Its loop is the
-     * lock-coupled descent too, but level-major over the batch, which is the point of it, so it is
-     * written out here rather than shared with {@link #lastInner}.
+     * Batched look-up: up to {@value #BATCH} keys at a time route through the mirror level by
+     * level, so their cache misses overlap instead of forming one chain a key, and each key's leaf
+     * is read and validated as {@link #lookup}'s fast path does ({@link #routedBatch}); a key whose
+     * check fails is looked up again alone. Each answer is linearizable by itself; the batch as a
+     * whole is not one atomic read. Allocates one array of {@value #BATCH} per call, none per key.
+     * (It once descended the versioned nodes with lock coupling, level by level: no faster than
+     * the single look-up through the mirror, docs/BENCHMARKS.md "Batches at the memory's limit".)
      */
     static void getAll(OlcNodes t, long[] keys, long[] values, long absent) {
         BatchArguments.checkGetAll(keys, values);
         int[] nodes = new int[BATCH];
-        long[] versions = new long[BATCH];
         for (int base = 0; base < keys.length; base += BATCH) {
             int n = Math.min(BATCH, keys.length - base);
             int redo;
             try {
-                redo = batch(t, keys, base, n, nodes, versions, values, absent);
+                redo = routedBatch(t, keys, base, n, nodes, values, absent);
             } catch (IndexOutOfBoundsException | NullPointerException e) {
                 // An unvalidated read of a node a writer was changing: every key of the batch again.
                 redo = (1 << n) - 1;
@@ -226,6 +224,78 @@ final class OlcReader {
                 values[base + j] = r == ABSENT_MARK ? absent : previous(r);
             }
         }
+    }
+
+    /**
+     * One group of {@link #getAll}, as {@link #lookup}'s fast path does it for one key but in
+     * lock-step: the keys route through the inner levels' mirror level by level, every mirror
+     * node's lines requested before any is searched (see {@link Prefetch}), then every leaf's
+     * lines; then each key reads its leaf under the leaf's version and keeps the answer only if
+     * the version held and the leaf's fences own the key. Returns the mask of the keys to look up
+     * again alone (a failed check, or {@code MAXKEY}). A torn mirror can throw an index exception,
+     * which the caller takes as every key failing.
+     */
+    private static int routedBatch(OlcNodes t, long[] keys, int base, int n, int[] leaves, long[] values,
+            long absent) {
+        InnerMirror m = t.mirror;
+        long[] mk = m.keys;
+        int[] mc = m.kids;
+        int last = m.lastKid(0);
+        long rw = t.rootWord;
+        int h = (int) (rw >>> 32);
+        int z = Prefetch.zero();
+        int start = h == 0 ? (int) rw : Pinned.denseOf((int) rw);
+        for (int j = 0; j < n; j++) {
+            leaves[j] = start;
+        }
+        for (; h > 0; h--) {
+            int tt = 0;
+            for (int j = 0; j < n; j++) {
+                int ko = InnerMirror.keyOffset(leaves[j]);
+                tt |= (int) (mk[ko] ^ mk[ko + N - 1]) | mc[InnerMirror.kidOffset(leaves[j])];
+            }
+            tt &= z;
+            for (int j = 0; j < n; j++) {
+                int sl = leaves[j];
+                int ko = InnerMirror.kidOffset(sl);
+                long key = Math.min(keys[base + j], MAXKEY - 1);
+                int c = NodeSearch.succGT(mk, InnerMirror.keyOffset(sl) + tt, key);
+                leaves[j] = mc[c < InnerMirror.LINE ? ko + c : last + sl];
+            }
+        }
+        int lt = 0;
+        for (int j = 0; j < n; j++) {
+            int leaf = leaves[j];
+            int k = chunk(leaf);
+            int off = keyOffset(leaf);
+            long[] kc = t.leafKeys.chunk(k);
+            long[] vc = t.leafVals.chunk(k);
+            lt |= (int) (t.leafHdr.chunk(k)[leafHdrOffset(leaf)] ^ kc[off] ^ kc[off + N - 1] ^ vc[off]
+                    ^ vc[off + N / 2] ^ vc[off + N - 1]);
+        }
+        lt &= z;
+        int redo = 0;
+        for (int j = 0; j < n; j++) {
+            long key = keys[base + j];
+            int leaf = leaves[j] + lt;
+            int k = chunk(leaf);
+            int ho = leafHdrOffset(leaf);
+            int off = keyOffset(leaf);
+            long[] hc = t.leafHdr.chunk(k);
+            long[] kc = t.leafKeys.chunk(k);
+            long[] vc = t.leafVals.chunk(k);
+            long v = VersionLock.read(hc, ho + VERSION);
+            int q = NodeSearch.succGT(kc, off, key);
+            boolean found = q != 0 && kc[off + q - 1] == key;
+            long value = found ? vc[off + q - 1] : absent;
+            boolean owns = hc[ho + LOW] <= key && key < hc[ho + HIGH];
+            if (key != MAXKEY && owns && VersionLock.isReadable(v) && VersionLock.valid(hc, ho + VERSION, v)) {
+                values[base + j] = value;
+            } else {
+                redo |= 1 << j;
+            }
+        }
+        return redo;
     }
 
     /**

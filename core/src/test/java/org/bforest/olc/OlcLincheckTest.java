@@ -50,6 +50,14 @@ public class OlcLincheckTest {
         return index.get(key, ABSENT);
     }
 
+    /** The batched look-up of one key: its routed, validated leaf read must be as linearizable as get. */
+    @Operation
+    public long getAllOne(@Param(name = "key") long key) {
+        long[] out = new long[1];
+        index.getAll(new long[] {key}, out, ABSENT);
+        return out[0];
+    }
+
     @Operation
     public long remove(@Param(name = "key") long key) {
         return index.remove(key);
@@ -124,6 +132,10 @@ public class OlcLincheckTest {
 
         public long get(long key) {
             return map.getOrDefault(key, ABSENT);
+        }
+
+        public long getAllOne(long key) {
+            return get(key);
         }
 
         public long remove(long key) {
