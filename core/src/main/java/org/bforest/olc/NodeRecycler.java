@@ -35,20 +35,21 @@ import java.util.Arrays;
  * </ol>
  * What a stale reader can see, step by step:
  * <ul>
- * <li><b>The mirror route</b> ({@link OlcReader#lookup}, the mirrored writes): it may reach a freed
- *     or reused leaf through a stale mirror slot. Freed: the word is locked, so it retries. Reused
- *     and published: it reads the new life's version, contents and fences, and answers only if
- *     the version validates and the key lies within the fences; at any version that validates, a
- *     leaf holds exactly the tree's keys within its fences, whatever life it is in. Reused, not
- *     yet published: locked, a retry. A writer try-locks only from a version it read, so the same
- *     holds for it: its compare-and-set fails on an obsolete or newer word.</li>
- * <li><b>The lock-coupled descent</b> ({@link OlcReader#lastInner}, getAll's lock-step): it reads
- *     a child's version before it validates the parent. A child is freed only after it was taken
- *     out of its parent, in a section that holds the parent's lock, so a parent that validates
- *     pointed at the child, unfreed, when the child's version was read; if that read saw a later
- *     life's word, the reuse was ordered after the parent's change (this monitor, then the
- *     reader's acquire), so the parent's validation fails. A freed child's word reads as locked:
- *     restart.</li>
+ * <li><b>The mirror route</b> ({@link OlcReader#lookup}, {@code getAll}'s lock-step, the mirrored
+ *     writes): it may reach a freed or reused leaf through a stale mirror slot. Freed: the word is
+ *     locked, so it retries. Reused and published: it reads the new life's version, contents and
+ *     fences, and answers only if the version validates and the key lies within the fences; at any
+ *     version that validates, a leaf holds exactly the tree's keys within its fences, whatever life
+ *     it is in. Reused, not yet published: locked, a retry. A writer try-locks only from a version
+ *     it read, so the same holds for it: its compare-and-set fails on an obsolete or newer
+ *     word.</li>
+ * <li><b>The lock-coupled descent</b> ({@link OlcReader#lastInner}, the batched updates' warming
+ *     lock-step): it reads a child's version before it validates the parent. A child is freed only
+ *     after it was taken out of its parent, in a section that holds the parent's lock, so a parent
+ *     that validates pointed at the child, unfreed, when the child's version was read; if that read
+ *     saw a later life's word, the reuse was ordered after the parent's change (this monitor, then
+ *     the reader's acquire), so the parent's validation fails. A freed child's word reads as
+ *     locked: restart.</li>
  * <li><b>The root word</b>: a root that is replaced by its only child is freed after the root word
  *     changed, under its lock; a reader that read the old root word reads the node's word (locked,
  *     or a later life's) and checks the root word after it: a later life that is the root again is
