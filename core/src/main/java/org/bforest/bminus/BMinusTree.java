@@ -318,16 +318,7 @@ final class BMinusTree extends LeafChainIndex {
                         + NodeSearch.rank(ka, FlatLongNodeArray.offsetOf(node, w), w, key)];
             }
         }
-        int t = 0;
-        for (int i = 0; i < n; i++) {
-            int leaf = leaves[i];
-            int off = leafOff(leaf);
-            t |= Prefetch.lines(leafKeys.chunk(leaf), off, w) | Prefetch.lines(leafVals.chunk(leaf), off, w);
-        }
-        t &= z;
-        for (int i = 0; i < n; i++) {
-            leaves[i] += t;
-        }
+        PackedLeaves.touch(leaves, n, leafKeys, leafVals, null, w);
     }
 
     @Override

@@ -278,17 +278,7 @@ final class BPlusTree extends LeafChainIndex {
                 leaves[i] = ca[FlatIntNodeArray.offsetOf(node, KIDS) + c];
             }
         }
-        int t = 0;
-        for (int i = 0; i < n; i++) {
-            int leaf = leaves[i];
-            int off = leafOff(leaf);
-            t |= Prefetch.lines(leafKeys.chunk(leaf), off, LEAF) | Prefetch.lines(leafVals.chunk(leaf), off, LEAF)
-                    | leafCount(leaf);
-        }
-        t &= z;
-        for (int i = 0; i < n; i++) {
-            leaves[i] += t;
-        }
+        PackedLeaves.touch(leaves, n, leafKeys, leafVals, leafInfo, LEAF); // the count is in the info record
     }
 
     @Override

@@ -437,16 +437,7 @@ final class CsbTree extends LeafChainIndex {
                 leaves[i] = child(a, off, c);
             }
         }
-        int t = 0;
-        for (int i = 0; i < n; i++) {
-            int leaf = leaves[i];
-            int off = leafKeys.offset(leaf);
-            t |= Prefetch.lines(leafKeys.chunk(leaf), off, w) | Prefetch.lines(leafVals.chunk(leaf), off, w);
-        }
-        t &= z;
-        for (int i = 0; i < n; i++) {
-            leaves[i] += t;
-        }
+        PackedLeaves.touch(leaves, n, leafKeys, leafVals, null, w);
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.bforest.kernel.GapSlots.FULL;
 import static org.bforest.kernel.GapSlots.MAXKEY;
 import static org.bforest.kernel.GapSlots.N;
 import static org.bforest.olc.OlcNodes.ABSENT_MARK;
+import static org.bforest.olc.OlcNodes.FALLBACK_MARK;
 import static org.bforest.olc.OlcNodes.FAST_TRIES;
 import static org.bforest.olc.OlcNodes.HIGH;
 import static org.bforest.olc.OlcNodes.IB;
@@ -105,22 +106,9 @@ final class OlcReader {
         }
         for (int tries = FAST_TRIES; tries > 0; tries--) {
             try {
-                int node = routeLeaf(t, key);
-                int z = Prefetch.zero();
-                int k = chunk(node);
-                int ho = leafHdrOffset(node);
-                int off = keyOffset(node);
-                long[] hc = t.leafHdr.chunk(k);
-                long[] kc = t.leafKeys.chunk(k);
-                long[] vc = t.leafVals.chunk(k);
-                int tt = (int) ((vc[off] | vc[off + N / 2]) & z);
-                long v = VersionLock.read(hc, ho + VERSION);
-                int q = NodeSearch.succGT(kc, off, key) + tt;
-                boolean found = q != 0 && kc[off + q - 1] == key;
-                long value = found ? vc[off + q - 1] : 0;
-                boolean owns = hc[ho + LOW] <= key && key < hc[ho + HIGH];
-                if (owns && VersionLock.isReadable(v) && VersionLock.valid(hc, ho + VERSION, v)) {
-                    return found ? encodePrevious(value) : ABSENT_MARK;
+                long r = readLeaf(t, routeLeaf(t, key), key);
+                if (r != FALLBACK_MARK) {
+                    return r;
                 }
             } catch (IndexOutOfBoundsException | NullPointerException e) {
                 // a bad child id from a node read mid-change: a failed try
@@ -128,6 +116,32 @@ final class OlcReader {
             Thread.onSpinWait();
         }
         return coupledLookup(t, key);
+    }
+
+    /**
+     * {@link #lookup}'s leaf step, shared with {@link #routedBatch}: {@code key}'s value in
+     * {@code leaf} (a hint from the mirror), read under the leaf's version ({@link #encodePrevious}
+     * of it, or {@link OlcNodes#ABSENT_MARK}), or {@link OlcNodes#FALLBACK_MARK} when the version did
+     * not hold or the leaf's fences do not own the key. The value lines' loads start with the keys'
+     * (see {@link Prefetch}).
+     */
+    private static long readLeaf(OlcNodes t, int leaf, long key) {
+        int k = chunk(leaf);
+        int ho = leafHdrOffset(leaf);
+        int off = keyOffset(leaf);
+        long[] hc = t.leafHdr.chunk(k);
+        long[] kc = t.leafKeys.chunk(k);
+        long[] vc = t.leafVals.chunk(k);
+        int tt = (int) ((vc[off] | vc[off + N / 2]) & Prefetch.zero());
+        long v = VersionLock.read(hc, ho + VERSION);
+        int q = NodeSearch.succGT(kc, off, key) + tt;
+        boolean found = q != 0 && kc[off + q - 1] == key;
+        long value = found ? vc[off + q - 1] : 0;
+        boolean owns = hc[ho + LOW] <= key && key < hc[ho + HIGH];
+        if (owns && VersionLock.isReadable(v) && VersionLock.valid(hc, ho + VERSION, v)) {
+            return found ? encodePrevious(value) : ABSENT_MARK;
+        }
+        return FALLBACK_MARK;
     }
 
     /**
@@ -277,22 +291,11 @@ final class OlcReader {
         int redo = 0;
         for (int j = 0; j < n; j++) {
             long key = keys[base + j];
-            int leaf = leaves[j] + lt;
-            int k = chunk(leaf);
-            int ho = leafHdrOffset(leaf);
-            int off = keyOffset(leaf);
-            long[] hc = t.leafHdr.chunk(k);
-            long[] kc = t.leafKeys.chunk(k);
-            long[] vc = t.leafVals.chunk(k);
-            long v = VersionLock.read(hc, ho + VERSION);
-            int q = NodeSearch.succGT(kc, off, key);
-            boolean found = q != 0 && kc[off + q - 1] == key;
-            long value = found ? vc[off + q - 1] : absent;
-            boolean owns = hc[ho + LOW] <= key && key < hc[ho + HIGH];
-            if (key != MAXKEY && owns && VersionLock.isReadable(v) && VersionLock.valid(hc, ho + VERSION, v)) {
-                values[base + j] = value;
-            } else {
+            long r = key == MAXKEY ? FALLBACK_MARK : readLeaf(t, leaves[j] + lt, key);
+            if (r == FALLBACK_MARK) {
                 redo |= 1 << j;
+            } else {
+                values[base + j] = r == ABSENT_MARK ? absent : previous(r);
             }
         }
         return redo;

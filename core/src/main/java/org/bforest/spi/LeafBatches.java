@@ -51,56 +51,47 @@ final class LeafBatches {
 
     static void getAll(LeafChainIndex t, long[] keys, long[] values, long absent) {
         BatchArguments.checkGetAll(keys, values);
-        if (!orderReads(t, keys.length)) {
-            gets(t, keys, values, absent);
-            return;
-        }
-        BatchOrder o = BatchOrder.of(keys);
-        long[] sorted = new long[keys.length];
-        gets(t, o.keys, sorted, absent);
-        scatter(o, sorted, values);
-    }
-
-    private static void gets(LeafChainIndex t, long[] keys, long[] out, long absent) {
-        int[] leaves = new int[GROUP];
-        for (int base = 0; base < keys.length; base += GROUP) {
-            int n = Math.min(GROUP, keys.length - base);
-            t.findLeaves(keys, base, n, leaves);
-            for (int i = 0; i < n; i++) {
-                long key = keys[base + i];
-                out[base + i] = key == MAXKEY ? t.getMax(absent) : t.leafGet(leaves[i], key, absent);
-            }
-        }
+        reads(t, keys, values, absent, false);
     }
 
     static void ceilingKeyAll(LeafChainIndex t, long[] keys, long[] ceilings, long absent) {
         BatchArguments.checkGetAll(keys, ceilings);
+        reads(t, keys, ceilings, absent, true);
+    }
+
+    /** The read-only batch: each key's value ({@code ceiling} false) or ceiling, into {@code out}. */
+    private static void reads(LeafChainIndex t, long[] keys, long[] out, long absent, boolean ceiling) {
         if (!orderReads(t, keys.length)) {
-            ceilings(t, keys, ceilings, absent);
+            read(t, keys, out, absent, ceiling);
             return;
         }
         BatchOrder o = BatchOrder.of(keys);
         long[] sorted = new long[keys.length];
-        ceilings(t, o.keys, sorted, absent);
-        scatter(o, sorted, ceilings);
+        read(t, o.keys, sorted, absent, ceiling);
+        int[] at = o.from;
+        for (int i = 0; i < sorted.length; i++) {
+            out[at[i]] = sorted[i]; // back to the caller's order
+        }
     }
 
-    private static void ceilings(LeafChainIndex t, long[] keys, long[] out, long absent) {
+    private static void read(LeafChainIndex t, long[] keys, long[] out, long absent, boolean ceiling) {
         int[] leaves = new int[GROUP];
         for (int base = 0; base < keys.length; base += GROUP) {
             int n = Math.min(GROUP, keys.length - base);
             t.findLeaves(keys, base, n, leaves);
             for (int i = 0; i < n; i++) {
                 long key = keys[base + i];
-                long c;
+                long r;
                 if (key == MAXKEY) {
-                    c = t.hasMax ? MAXKEY : absent;
+                    r = ceiling ? (t.hasMax ? MAXKEY : absent) : t.getMax(absent);
+                } else if (!ceiling) {
+                    r = t.leafGet(leaves[i], key, absent);
                 } else {
                     // The least key >= key is in key's leaf at or after succ>=(key), or further right.
                     long p = t.firstFrom(leaves[i], t.leafSuccGE(leaves[i], key));
-                    c = p == POS_NONE ? absent : t.keyAt(p);
+                    r = p == POS_NONE ? absent : t.keyAt(p);
                 }
-                out[base + i] = c;
+                out[base + i] = r;
             }
         }
     }
@@ -166,13 +157,5 @@ final class LeafBatches {
             }
         }
         return before - t.size;
-    }
-
-    /** Puts the answers of a sorted batch back in the caller's order. */
-    private static void scatter(BatchOrder o, long[] sorted, long[] out) {
-        int[] at = o.from;
-        for (int i = 0; i < sorted.length; i++) {
-            out[at[i]] = sorted[i];
-        }
     }
 }

@@ -1,6 +1,7 @@
 package org.bforest.spi;
 
 import org.bforest.LongEntryVisitor;
+import org.bforest.kernel.Prefetch;
 import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;
 
@@ -83,6 +84,29 @@ public final class PackedLeaves {
         toValues[r] = value;
         System.arraycopy(keys, off + r, toKeys, r + 1, n - r);
         System.arraycopy(values, off + r, toValues, r + 1, n - r);
+    }
+
+    /**
+     * The batched descent's last step for packed leaves ({@link LeafChainIndex#findLeaves}): starts
+     * the loads of every line of the {@code n} leaves' keys and values, and of their word in
+     * {@code record} when it is not null, before any leaf is searched (see
+     * {@code kernel.Prefetch}); the leaf ids carry the loads' zero, so the loads are kept.
+     */
+    public static void touch(int[] leaves, int n, LongNodeArray keys, LongNodeArray values, IntNodeArray record,
+                             int width) {
+        int t = 0;
+        for (int i = 0; i < n; i++) {
+            int leaf = leaves[i];
+            int off = keys.offset(leaf);
+            t |= Prefetch.lines(keys.chunk(leaf), off, width) | Prefetch.lines(values.chunk(leaf), off, width);
+            if (record != null) {
+                t |= record.chunk(leaf)[record.offset(leaf)];
+            }
+        }
+        t &= Prefetch.zero();
+        for (int i = 0; i < n; i++) {
+            leaves[i] += t;
+        }
     }
 
     /**
