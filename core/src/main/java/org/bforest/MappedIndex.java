@@ -14,6 +14,7 @@ import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import org.bforest.kernel.NodeSearch;
+import org.bforest.kernel.Prefetch;
 import org.bforest.util.Bounds;
 
 /**
@@ -35,9 +36,7 @@ final class MappedIndex implements NativeLongIndex {
     private final SnapshotFormat.Header header;
     private final long stored;
     private final long size;
-    private final long blockEntries;
-    private final long blockBytes;
-    private final long valuesAt;
+    private final int leafShift;
     private final boolean values;
     private final boolean hasMax;
     private final long maxValue;
@@ -52,9 +51,7 @@ final class MappedIndex implements NativeLongIndex {
         this.header = h;
         this.stored = h.stored();
         this.size = h.keys();
-        this.blockEntries = h.blockEntries();
-        this.blockBytes = h.blockBytes();
-        this.valuesAt = 8L * h.blockEntries();
+        this.leafShift = Integer.numberOfTrailingZeros(h.leafBytes());
         this.values = h.values();
         this.hasMax = h.hasMax();
         this.maxValue = h.maxValue();
@@ -83,10 +80,14 @@ final class MappedIndex implements NativeLongIndex {
 
     // ---- the search -------------------------------------------------------------------------
 
-    /** Where entry {@code p} of the data's key order is: its key's byte offset. */
+    /** Where leaf {@code j} starts: its 16 keys, then (unless key-only) their 16 values. */
+    private long leafAt(long j) {
+        return HEADER_BYTES + (j << leafShift);
+    }
+
+    /** Where the key of entry {@code p} of the key order is. */
     private long keyAt(long p) {
-        long b = p / blockEntries;
-        return HEADER_BYTES + b * blockBytes + 8 * (p - b * blockEntries);
+        return leafAt(p >>> 4) + 8 * (p & (NODE - 1));
     }
 
     private long key(long p) {
@@ -97,7 +98,16 @@ final class MappedIndex implements NativeLongIndex {
         if (p == stored) {
             return maxValue;
         }
-        return values ? seg.get(LE_LONG, keyAt(p) + valuesAt) : 0;
+        return values ? seg.get(LE_LONG, keyAt(p) + NODE * 8) : 0;
+    }
+
+    /** The leaf a key below {@code Long.MAX_VALUE} belongs in: one node a level, root first. */
+    private long leafOf(long key) {
+        long j = 0;
+        for (long at : levelAt) {
+            j = j * FANOUT + NodeSearch.succGT(seg, at + j * NODE * 8, key);
+        }
+        return j;
     }
 
     /** The number of keys {@code < key}, {@code Long.MAX_VALUE}'s entry included. */
@@ -105,11 +115,8 @@ final class MappedIndex implements NativeLongIndex {
         if (key == Long.MAX_VALUE || stored == 0) {
             return key == Long.MAX_VALUE ? stored : 0;
         }
-        long j = 0;
-        for (long at : levelAt) {
-            j = j * FANOUT + NodeSearch.succGT(seg, at + j * NODE * 8, key);
-        }
-        return j * NODE + NodeSearch.succGE(seg, keyAt(j * NODE), key);
+        long j = leafOf(key);
+        return j * NODE + NodeSearch.succGE(seg, leafAt(j), key);
     }
 
     /** The number of keys {@code <= key}. */
@@ -134,11 +141,19 @@ final class MappedIndex implements NativeLongIndex {
     @Override
     public long get(long key, long absent) {
         live();
-        if (key == Long.MAX_VALUE) {
-            return hasMax ? maxValue : absent;
+        if (key == Long.MAX_VALUE || stored == 0) {
+            return hasMax && key == Long.MAX_VALUE ? maxValue : absent;
         }
-        long p = below(key);
-        return p < stored && key(p) == key ? value(p) : absent;
+        long leaf = leafAt(leafOf(key));
+        // Start the value lines' loads with the keys' (see Prefetch): they are the next two lines.
+        int z = values ? (int) ((seg.get(LE_LONG, leaf + NODE * 8) | seg.get(LE_LONG, leaf + NODE * 16 - 8))
+                & Prefetch.zero()) : 0;
+        int r = NodeSearch.succGE(seg, leaf, key) + z;
+        // a key past this leaf's keys is not in the index: the next leaf starts above it
+        if (r == NODE || seg.get(LE_LONG, leaf + 8L * r) != key) {
+            return absent;
+        }
+        return values ? seg.get(LE_LONG, leaf + 8L * (NODE + r)) : 0;
     }
 
     @Override

@@ -14,10 +14,12 @@ import java.util.zip.CRC32C;
  * <pre>
  * [0, 4096)        header: magic, version, lengths, the kind, the layout (below), the block
  *                  table's CRC-32C at 4088 and the header's own over [0, 4092) at 4092
- * [4096, inner)    data: blocks of E entries (E a multiple of 16, at most 8192): E keys, then
- *                  (unless key-only) E values; the last block padded with Long.MAX_VALUE keys
- *                  and 0 values. Entries in ascending key order, Long.MAX_VALUE not among them:
- *                  its value, if the index holds it, is in the header
+ * [4096, inner)    data: leaves of 16 entries back to back, each its 16 keys and then (unless
+ *                  key-only) their 16 values, 256 bytes (128 key-only); the last leaf padded with
+ *                  Long.MAX_VALUE keys and 0 values. Entries in ascending key order,
+ *                  Long.MAX_VALUE not among them: its value, if the index holds it, is in the
+ *                  header. Checksummed in blocks of E entries (E/16 leaves; E a multiple of 16,
+ *                  at most 8192), the last block as long as the leaves left
  * [inner, table)   the static inner levels, root first: nodes of 16 keys, node j's children
  *                  17j .. 17j+16 on the level below (the leaves: 16 consecutive entries of the
  *                  data), slot s the least key of child s+1, Long.MAX_VALUE past the last child
@@ -27,8 +29,9 @@ import java.util.zip.CRC32C;
  * The sections follow each other with no gap, every one a multiple of 128 bytes, so every node
  * and leaf is two aligned cache lines in a mapping and every byte of the file is under a checksum.
  * Children are found by arithmetic, not stored: a mapped look-up reads the keys of one node a
- * level and the 16 keys of one leaf, as the static trees of Rao and Ross's "Cache Conscious
- * Indexing for Decision-Support in Main Memory" do.
+ * level and one leaf, as the static trees of Rao and Ross's "Cache Conscious Indexing for
+ * Decision-Support in Main Memory" do; a leaf's values sit right after its keys, on the same
+ * page, so a look-up costs one page walk at the bottom, not two.
  */
 final class SnapshotFormat {
     static final byte[] MAGIC = {(byte) 0x89, 'B', 'F', 'S', 'N', 'A', 'P', '\n'};
@@ -59,16 +62,30 @@ final class SnapshotFormat {
             return keys - (hasMax ? 1 : 0);
         }
 
+        /** Bytes of one leaf: 16 keys, and 16 values unless key-only. */
+        int leafBytes() {
+            return values ? 2 * NODE * 8 : NODE * 8;
+        }
+
+        long leaves() {
+            return (stored() + NODE - 1) / NODE;
+        }
+
+        /** Bytes of a whole block of {@link #blockEntries}; the last block may be shorter. */
         long blockBytes() {
-            return (long) blockEntries * 8 * (values ? 2 : 1);
+            return (long) blockEntries / NODE * leafBytes();
         }
 
         long blocks() {
             return blocksFor(stored(), blockEntries);
         }
 
+        long dataBytes() {
+            return leaves() * leafBytes();
+        }
+
         long innerOffset() {
-            return HEADER_BYTES + blocks() * blockBytes();
+            return HEADER_BYTES + dataBytes();
         }
 
         long innerBytes() {
@@ -191,7 +208,7 @@ final class SnapshotFormat {
                 || h.values() && !h.kind().storesValues()) {
             throw new IllegalArgumentException("counts or flags out of range");
         }
-        if (!Arrays.equals(h.levelNodes(), levelsOver((h.stored() + NODE - 1) / NODE))) {
+        if (!Arrays.equals(h.levelNodes(), levelsOver(h.leaves()))) {
             throw new IllegalArgumentException("inner levels that do not fit the key count");
         }
         if (h.tableOffset() + h.tableBytes() != h.fileBytes()) {

@@ -2,6 +2,7 @@ package org.bforest;
 
 import static org.bforest.SnapshotFormat.HEADER_BYTES;
 import static org.bforest.SnapshotFormat.INNER_CHUNK;
+import static org.bforest.SnapshotFormat.NODE;
 import static org.bforest.kernel.ScalarSearch.LE_LONG;
 
 import java.io.IOException;
@@ -84,28 +85,34 @@ final class SnapshotReader {
                 values = h.values() ? new long[(int) h.keys()] : null;
             }
             int blockBytes = (int) h.blockBytes();
+            int leafBytes = h.leafBytes();
             int perRead = Math.max(1, READ_BYTES / blockBytes);
             ByteBuffer buf = ByteBuffer.allocateDirect(perRead * blockBytes).order(ByteOrder.LITTLE_ENDIAN);
             MemorySegment seg = MemorySegment.ofBuffer(buf);
             CRC32C crc = new CRC32C();
             long blocks = h.blocks();
+            long dataBytes = h.dataBytes();
             for (long b = 0; b < blocks; b += perRead) {
-                int n = (int) Math.min(perRead, blocks - b);
-                fill(ch, buf.clear().limit(n * blockBytes), HEADER_BYTES + b * blockBytes);
-                for (int i = 0; i < n; i++) {
+                long from = b * blockBytes;
+                int len = (int) Math.min((long) perRead * blockBytes, dataBytes - from);
+                fill(ch, buf.clear().limit(len), HEADER_BYTES + from);
+                for (int i = 0; i * blockBytes < len; i++) {
+                    int bytes = Math.min(blockBytes, len - i * blockBytes);
                     crc.reset();
-                    crc.update(buf.slice(i * blockBytes, blockBytes));
+                    crc.update(buf.slice(i * blockBytes, bytes));
                     if ((int) crc.getValue() != o.table()[(int) (b + i)]) {
                         throw damaged(file, "data block " + (b + i) + " of " + blocks,
-                                HEADER_BYTES + (b + i) * blockBytes, blockBytes);
+                                HEADER_BYTES + from + (long) i * blockBytes, bytes);
                     }
-                    if (copy) {
-                        long first = (b + i) * h.blockEntries();
-                        int count = (int) Math.min(h.blockEntries(), stored - first);
-                        MemorySegment.copy(seg, LE_LONG, (long) i * blockBytes, keys, (int) first, count);
+                }
+                if (copy) {
+                    // leaf by leaf: 16 keys, then their 16 values
+                    long first = from / leafBytes * NODE;
+                    for (int at = 0; at < len; at += leafBytes, first += NODE) {
+                        int count = (int) Math.min(NODE, stored - first);
+                        MemorySegment.copy(seg, LE_LONG, at, keys, (int) first, count);
                         if (values != null) {
-                            MemorySegment.copy(seg, LE_LONG, (long) i * blockBytes + 8L * h.blockEntries(), values,
-                                    (int) first, count);
+                            MemorySegment.copy(seg, LE_LONG, at + NODE * 8, values, (int) first, count);
                         }
                     }
                 }

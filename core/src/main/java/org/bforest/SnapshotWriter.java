@@ -38,17 +38,19 @@ final class SnapshotWriter implements LongEntryConsumer {
     private final FileChannel channel;
     private final boolean values;
     private final int blockEntries;
-    private final int blockBytes;
+    private final int leafBytes;
+    private final int leavesPerBlock;
+    private final int leavesPerBuffer;
     private final ByteBuffer buffer;
     private final MemorySegment segment;
-    private final int blocksPerBuffer;
     private final CRC32C crc = new CRC32C();
     private int[] crcs = new int[64];
     private long[] firstKeys = new long[64];
     private long blocks;
     private long stored;
-    private int inBlock;
-    private int blockInBuffer;
+    private int inLeaf;
+    private int leafInBuffer;
+    private int blockStart;
     private long writeAt = HEADER_BYTES;
     private boolean any;
     private long previous;
@@ -61,9 +63,11 @@ final class SnapshotWriter implements LongEntryConsumer {
         // small indexes get small blocks, so a snapshot of a few keys is a few KiB
         long rounded = Math.max(NODE, (Math.max(0, sizeHint) + NODE - 1) / NODE * NODE);
         this.blockEntries = (int) Math.min(SnapshotFormat.MAX_BLOCK_ENTRIES, rounded);
-        this.blockBytes = blockEntries * 8 * (values ? 2 : 1);
-        this.blocksPerBuffer = Math.max(1, BUFFER_BYTES / blockBytes);
-        this.buffer = ByteBuffer.allocateDirect(blocksPerBuffer * blockBytes).order(ByteOrder.LITTLE_ENDIAN);
+        this.leafBytes = values ? 2 * NODE * 8 : NODE * 8;
+        this.leavesPerBlock = blockEntries / NODE;
+        int blockBytes = leavesPerBlock * leafBytes;
+        this.leavesPerBuffer = Math.max(1, BUFFER_BYTES / blockBytes) * leavesPerBlock;
+        this.buffer = ByteBuffer.allocateDirect(leavesPerBuffer * leafBytes).order(ByteOrder.LITTLE_ENDIAN);
         this.segment = MemorySegment.ofBuffer(buffer);
     }
 
@@ -116,33 +120,40 @@ final class SnapshotWriter implements LongEntryConsumer {
             maxValue = value;
             return;
         }
-        if ((stored & (NODE - 1)) == 0) {
+        if (inLeaf == 0) {
             firstKeys = add(firstKeys, stored / NODE, key);
         }
-        long base = (long) blockInBuffer * blockBytes;
-        segment.set(LE_LONG, base + 8L * inBlock, key);
+        long at = (long) leafInBuffer * leafBytes + 8L * inLeaf;
+        segment.set(LE_LONG, at, key);
         if (values) {
-            segment.set(LE_LONG, base + 8L * (blockEntries + inBlock), value);
+            segment.set(LE_LONG, at + NODE * 8, value);
         }
         stored++;
-        if (++inBlock == blockEntries) {
-            endBlock();
+        if (++inLeaf == NODE) {
+            endLeaf();
         }
     }
 
-    private void endBlock() {
-        int base = blockInBuffer * blockBytes;
-        crc.reset();
-        crc.update(buffer.slice(base, blockBytes));
-        crcs = add(crcs, blocks++, (int) crc.getValue());
-        inBlock = 0;
-        if (++blockInBuffer == blocksPerBuffer) {
+    private void endLeaf() {
+        inLeaf = 0;
+        if (++leafInBuffer - blockStart == leavesPerBlock) {
+            endBlock();
+        }
+        if (leafInBuffer == leavesPerBuffer) {
             flush();
         }
     }
 
+    /** The block of the leaves since {@link #blockStart}: its CRC into the table. */
+    private void endBlock() {
+        crc.reset();
+        crc.update(buffer.slice(blockStart * leafBytes, (leafInBuffer - blockStart) * leafBytes));
+        crcs = add(crcs, blocks++, (int) crc.getValue());
+        blockStart = leafInBuffer;
+    }
+
     private void flush() {
-        buffer.clear().limit(blockInBuffer * blockBytes);
+        buffer.clear().limit(leafInBuffer * leafBytes);
         try {
             while (buffer.hasRemaining()) {
                 writeAt += channel.write(buffer, writeAt);
@@ -151,19 +162,23 @@ final class SnapshotWriter implements LongEntryConsumer {
             throw new UncheckedIOException(e);
         }
         buffer.clear();
-        blockInBuffer = 0;
+        leafInBuffer = 0;
+        blockStart = 0;
     }
 
     private void finish(IndexKind kind) throws IOException {
         try {
-            if (inBlock > 0) {
-                long base = (long) blockInBuffer * blockBytes;
-                for (int i = inBlock; i < blockEntries; i++) {
-                    segment.set(LE_LONG, base + 8L * i, Long.MAX_VALUE);
+            if (inLeaf > 0) {
+                long at = (long) leafInBuffer * leafBytes;
+                for (int i = inLeaf; i < NODE; i++) {
+                    segment.set(LE_LONG, at + 8L * i, Long.MAX_VALUE);
+                    if (values) {
+                        segment.set(LE_LONG, at + 8L * (NODE + i), 0);
+                    }
                 }
-                if (values) {
-                    segment.asSlice(base + 8L * (blockEntries + inBlock), 8L * (blockEntries - inBlock)).fill((byte) 0);
-                }
+                endLeaf();
+            }
+            if (leafInBuffer > blockStart) {
                 endBlock();
             }
             flush();
