@@ -11,6 +11,13 @@ import java.util.concurrent.ConcurrentNavigableMap;
  * one instant between its call and its return. Cursors, ranges and {@code forEach} are weakly
  * consistent, as {@code ConcurrentSkipListMap}'s iterators; {@code size()} is exact when no update
  * runs and an estimate while one does.
+ *
+ * <p>{@link #snapshot} keeps serving readers and writers while it writes, and the cut it writes is
+ * the weakly consistent one of {@code forEach}, not one linearizable instant: a key that no write
+ * touches while the snapshot runs is in it exactly as it was; a key written meanwhile is in it
+ * with a value (or an absence) it had at some instant between the snapshot's call and its return.
+ * Keys are written in ascending order, each at most once. For a single instant, stop the writers
+ * for the call.
  */
 public interface ConcurrentLongIndex extends LongIndex {
 

@@ -1,6 +1,13 @@
 package org.bforest;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.function.BiFunction;
+import org.bforest.bminus.BMinusTrees;
+import org.bforest.bplus.BPlusTrees;
 import org.bforest.bstree.BSTrees;
+import org.bforest.csb.CsbTrees;
 import org.bforest.olc.OlcTrees;
 
 /**
@@ -345,5 +352,118 @@ public final class Indexes {
      */
     public static ConcurrentLongIndex concurrentBsTree(long[] sortedKeys, long[] values) {
         return OlcTrees.bulkLoad(sortedKeys, values);
+    }
+
+    // ---- snapshots --------------------------------------------------------------------------
+
+    /**
+     * Builds the index a snapshot ({@link LongIndex#snapshot}) was taken of: the same kind with the
+     * same settings ({@link LongIndex#kind()}), bulk-loaded from the stored entries, every block's
+     * checksum checked as it is read. A snapshot of an index of kind
+     * {@link IndexKind.Family#OTHER} loads as a BS-tree.
+     *
+     * @param file a snapshot file
+     * @return a new index holding the snapshot's entries
+     * @throws CorruptSnapshotException if the file is not a complete, intact snapshot (it names
+     *                                  the damaged part); nothing is built
+     * @throws SnapshotException        if the file is a directory or holds more keys than an array
+     * @throws IOException              if it cannot be read
+     */
+    public static LongIndex load(Path file) throws IOException {
+        SnapshotReader.Entries e = SnapshotReader.read(Objects.requireNonNull(file, "file"), true);
+        IndexKind k = e.header().kind();
+        try {
+            return switch (k.family()) {
+                case BS_TREE -> BSTrees.bulkLoad(e.keys(), e.values(), k.leafFill(), false);
+                case CBS_TREE -> BSTrees.bulkLoad(e.keys(), e.values(), k.leafFill(), true);
+                case BS_TREE_KEY_ONLY -> BSTrees.bulkLoadKeyOnly(e.keys(), k.leafFill());
+                case B_PLUS_TREE -> BPlusTrees.bulkLoad(e.keys(), e.values(), k.leafFill());
+                case B_MINUS_TREE -> BMinusTrees.bulkLoad(e.keys(), e.values(), k.nodeKeys());
+                case CSB_TREE -> CsbTrees.bulkLoad(k.variant(), k.lines(), e.keys(), e.values());
+                case CONCURRENT_BS_TREE -> OlcTrees.bulkLoad(e.keys(), e.values());
+                case OTHER -> bsTree(e.keys(), e.values());
+            };
+        } catch (IllegalArgumentException bad) {
+            // every block's checksum matched, but the entries are not in order: written wrong
+            throw new CorruptSnapshotException(file, "holds entries no index can have (" + bad.getMessage() + ")");
+        }
+    }
+
+    /**
+     * {@link #load(Path)}, for a snapshot that must be of {@code expected}'s family.
+     *
+     * @param file     a snapshot file
+     * @param expected the family the caller wants
+     * @return a new index of that family holding the snapshot's entries
+     * @throws SnapshotKindException if the snapshot is of another family; nothing is built
+     * @throws IOException           as {@link #load(Path)}
+     */
+    public static LongIndex load(Path file, IndexKind.Family expected) throws IOException {
+        Objects.requireNonNull(expected, "expected");
+        IndexKind found = snapshotInfo(file).kind();
+        if (found.family() != expected) {
+            throw new SnapshotKindException(file, expected, found);
+        }
+        return load(file);
+    }
+
+    /**
+     * Builds an index of the caller's choice from a snapshot's entries, every block's checksum
+     * checked first: for a kind {@link #load(Path)} cannot build by itself (the OpenCL trees:
+     * {@code Indexes.load(file, OpenClIndexes::gpuBTree)}), or to load into another structure.
+     *
+     * @param file  a snapshot file
+     * @param build given the sorted keys and their values ({@code null} for a key-only snapshot),
+     *              builds the index; the arrays are the caller's to keep
+     * @param <T>   the index type
+     * @return what {@code build} returned
+     * @throws CorruptSnapshotException if the file is not a complete, intact snapshot
+     * @throws IOException              if it cannot be read
+     */
+    public static <T extends LongIndex> T load(Path file, BiFunction<long[], long[], T> build) throws IOException {
+        Objects.requireNonNull(build, "build");
+        SnapshotReader.Entries e = SnapshotReader.read(Objects.requireNonNull(file, "file"), true);
+        return build.apply(e.keys(), e.values());
+    }
+
+    /**
+     * Opens a snapshot in place: a read-only index over the file mapped into memory, searched with
+     * the node search the trees use, with no load step (milliseconds whatever the size; a file
+     * larger than memory works, the operating system pages it). Only the header and the block
+     * table are checked (the data blocks' checksums are {@link #verifySnapshot}'s). Writes throw
+     * {@link UnsupportedOperationException}; {@code close()} unmaps the file.
+     *
+     * @param file a snapshot file
+     * @return a read-only index over it; close it when done
+     * @throws CorruptSnapshotException if the header or the block table is damaged or the file's
+     *                                  length is not the header's
+     * @throws IOException              if it cannot be read or mapped
+     */
+    public static NativeLongIndex map(Path file) throws IOException {
+        return MappedIndex.map(Objects.requireNonNull(file, "file"));
+    }
+
+    /**
+     * What a snapshot holds, from its header (checked, with the block table); the data is not read.
+     *
+     * @param file a snapshot file
+     * @return its kind, key count and length
+     * @throws SnapshotException if the file is a directory or not an intact snapshot header
+     * @throws IOException       if it cannot be read
+     */
+    public static SnapshotInfo snapshotInfo(Path file) throws IOException {
+        return SnapshotReader.info(Objects.requireNonNull(file, "file"));
+    }
+
+    /**
+     * Checks every block of a snapshot against its checksum, without building anything.
+     *
+     * @param file a snapshot file
+     * @return what it holds, once every byte is checked
+     * @throws CorruptSnapshotException naming the first damaged part
+     * @throws IOException              if it cannot be read
+     */
+    public static SnapshotInfo verifySnapshot(Path file) throws IOException {
+        return SnapshotReader.read(Objects.requireNonNull(file, "file"), false).header().info(file);
     }
 }

@@ -1,5 +1,7 @@
 package org.bforest;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Objects;
@@ -600,6 +602,37 @@ public interface LongIndex {
             action.accept(k, v);
             return true;
         });
+    }
+
+    // ---- snapshots --------------------------------------------------------------------------
+
+    /**
+     * Writes every entry to {@code file}, a versioned, checksummed snapshot that
+     * {@link Indexes#load} builds the same kind of index from and {@link Indexes#map} opens in
+     * place. The bytes go to a temporary file in the same folder, which is forced to disk and then
+     * renamed over {@code file} in one atomic step: whatever happens (an exception, a crash, the
+     * machine stopping), the path holds the previous snapshot or the new one, complete, never a
+     * mix. The index is only read; a single-threaded index must not be changed while it is written.
+     * A concurrent index keeps serving readers and writers and gives a weakly consistent cut: see
+     * {@link ConcurrentLongIndex}.
+     *
+     * @param file where the snapshot goes; an existing file there is replaced when the new one is
+     *             complete
+     * @throws SnapshotException if {@code file} is a directory
+     * @throws IOException       if the folder cannot be written; the previous file is untouched
+     */
+    default void snapshot(Path file) throws IOException {
+        SnapshotWriter.write(Objects.requireNonNull(file, "file"), kind(), size(), this::forEach);
+    }
+
+    /**
+     * What kind of index this is, with the settings {@link Indexes#load} builds a snapshot of it
+     * with. An implementation outside bforest answers {@link IndexKind.Family#OTHER}.
+     *
+     * @return this index's kind
+     */
+    default IndexKind kind() {
+        return IndexKind.of(IndexKind.Family.OTHER);
     }
 
     // ---- accounting and views ---------------------------------------------------------------

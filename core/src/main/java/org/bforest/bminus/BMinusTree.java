@@ -1,6 +1,7 @@
 package org.bforest.bminus;
 
 import java.util.Arrays;
+import org.bforest.IndexKind;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.kernel.Prefetch;
@@ -677,6 +678,11 @@ final class BMinusTree extends LeafChainIndex {
     protected String describeShape() {
         return "B=" + width + ", leaves=" + leafIds.inUse() + ", inner=" + innerIds.inUse() + ", height=" + height
                 + ", links=" + links + ", bulkFill=" + bulkFill;
+    }
+
+    @Override
+    public IndexKind kind() {
+        return IndexKind.bMinusTree(width);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.bforest.bplus;
 
 import java.util.Arrays;
+import org.bforest.IndexKind;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.Prefetch;
 import org.bforest.spi.LeafChainIndex;
@@ -595,6 +596,11 @@ final class BPlusTree extends LeafChainIndex {
     protected String describeShape() {
         return "leaves=" + leafIds.inUse() + ", inner=" + innerIds.inUse() + ", height=" + height + ", bulkFill="
                 + bulkFill;
+    }
+
+    @Override
+    public IndexKind kind() {
+        return IndexKind.bPlusTree(bulkFill);
     }
 
     @Override

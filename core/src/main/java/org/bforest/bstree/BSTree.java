@@ -4,6 +4,7 @@ import static org.bforest.bstree.Slots.FULL;
 import static org.bforest.bstree.Slots.N;
 import static org.bforest.bstree.Slots.meta;
 
+import org.bforest.IndexKind;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.GapSlots;
 import org.bforest.kernel.NodeSearch;
@@ -344,6 +345,11 @@ final class BSTree extends GappedTree {
         int off = leafOffset(leaf);
         int q = NodeSearch.succGT(kc, off, key);
         return q != 0 && kc[off + q - 1] == key;
+    }
+
+    @Override
+    public IndexKind kind() {
+        return IndexKind.bsTree(false, keyOnly, BSTrees.DEFAULT_LEAF_FILL);
     }
 
     @Override

@@ -22,6 +22,7 @@ import static org.bforest.bstree.ForLeafCodec.ref;
 import static org.bforest.bstree.ForLeafCodec.width;
 
 import java.util.Arrays;
+import org.bforest.IndexKind;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.kernel.PackedLanes;
@@ -349,6 +350,11 @@ final class CBSTree extends GappedTree {
     /** Whether this tree gives leaves value lanes where their values fit (see the class comment). */
     boolean hasValueLanes() {
         return laneValues;
+    }
+
+    @Override
+    public IndexKind kind() {
+        return IndexKind.bsTree(true, false, BSTrees.DEFAULT_LEAF_FILL);
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.bforest.csb;
 
 import java.util.Arrays;
 import org.bforest.CsbVariant;
+import org.bforest.IndexKind;
 import org.bforest.LongEntryVisitor;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.kernel.Prefetch;
@@ -644,6 +645,11 @@ final class CsbTree extends LeafChainIndex {
     protected String describeShape() {
         return variant + ", S=" + width + ", leaves=" + leafPool.used() + ", inner=" + innerPool.used() + ", height="
                 + height;
+    }
+
+    @Override
+    public IndexKind kind() {
+        return IndexKind.csbTree(variant, width / 8);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.bforest.kernel;
 
 import java.lang.System.Logger.Level;
+import java.lang.foreign.MemorySegment;
 
 /**
  * The successor operator on 16-key nodes: the one kernel every descent, insert and delete of the
@@ -55,6 +56,19 @@ public final class NodeSearch {
     /** {@code succ>=}: the number of keys in {@code keys[off .. off+16)} that are {@code < key}. */
     public static int succGE(long[] keys, int off, long key) {
         return SIMD ? SimdSearch.succGE(keys, off, key) : ScalarSearch.succGE(keys, off, key);
+    }
+
+    /**
+     * {@code succ>} on a node of 16 little-endian longs at byte {@code off} of {@code node}, a
+     * mapped snapshot's node read in place: the same count as {@link #succGT(long[], int, long)}.
+     */
+    public static int succGT(MemorySegment node, long off, long key) {
+        return SIMD ? SimdSearch.succGT(node, off, key) : ScalarSearch.succGT(node, off, key);
+    }
+
+    /** {@code succ>=} on a node of 16 little-endian longs at byte {@code off} of {@code node}. */
+    public static int succGE(MemorySegment node, long off, long key) {
+        return SIMD ? SimdSearch.succGE(node, off, key) : ScalarSearch.succGE(node, off, key);
     }
 
     /**

@@ -1,5 +1,9 @@
 package org.bforest.kernel;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
 /**
  * Branch-free counting search (the paper's Snippet 1): a fixed trip count and a compare that
  * becomes a {@code setcc}, so there is nothing to mispredict. The reference the SIMD path is
@@ -21,6 +25,25 @@ public final class ScalarSearch {
         int c = 0;
         for (int i = 0; i < NodeSearch.NODE_KEYS; i++) {
             c += keys[off + i] < key ? 1 : 0;
+        }
+        return c;
+    }
+
+    /** A snapshot's longs: little-endian, 8-byte aligned. */
+    public static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    public static int succGT(MemorySegment node, long off, long key) {
+        int c = 0;
+        for (int i = 0; i < NodeSearch.NODE_KEYS; i++) {
+            c += node.get(LE_LONG, off + 8L * i) <= key ? 1 : 0;
+        }
+        return c;
+    }
+
+    public static int succGE(MemorySegment node, long off, long key) {
+        int c = 0;
+        for (int i = 0; i < NodeSearch.NODE_KEYS; i++) {
+            c += node.get(LE_LONG, off + 8L * i) < key ? 1 : 0;
         }
         return c;
     }

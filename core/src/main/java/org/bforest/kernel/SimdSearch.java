@@ -1,5 +1,7 @@
 package org.bforest.kernel;
 
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -41,6 +43,25 @@ final class SimdSearch {
         int c = 0;
         for (int i = 0; i < NodeSearch.NODE_KEYS; i += LANES) {
             c += LongVector.fromArray(SPECIES, keys, off + i).compare(VectorOperators.LT, key).trueCount();
+        }
+        return c;
+    }
+
+    // A mapped node: the same loads from a segment (a snapshot's bytes are little-endian).
+    static int succGT(MemorySegment node, long off, long key) {
+        int c = 0;
+        for (int i = 0; i < NodeSearch.NODE_KEYS; i += LANES) {
+            c += LongVector.fromMemorySegment(SPECIES, node, off + 8L * i, ByteOrder.LITTLE_ENDIAN)
+                    .compare(VectorOperators.LE, key).trueCount();
+        }
+        return c;
+    }
+
+    static int succGE(MemorySegment node, long off, long key) {
+        int c = 0;
+        for (int i = 0; i < NodeSearch.NODE_KEYS; i += LANES) {
+            c += LongVector.fromMemorySegment(SPECIES, node, off + 8L * i, ByteOrder.LITTLE_ENDIAN)
+                    .compare(VectorOperators.LT, key).trueCount();
         }
         return c;
     }

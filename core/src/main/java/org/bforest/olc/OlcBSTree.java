@@ -6,6 +6,7 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentNavigableMap;
 import org.bforest.ConcurrentLongIndex;
+import org.bforest.IndexKind;
 import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndexViews;
@@ -321,6 +322,11 @@ final class OlcBSTree extends OlcNodes implements ConcurrentLongIndex, Invariant
     }
 
     // ---- accounting -----------------------------------------------------------------------------
+
+    @Override
+    public IndexKind kind() {
+        return IndexKind.of(IndexKind.Family.CONCURRENT_BS_TREE);
+    }
 
     @Override
     public long memoryBytes() {

@@ -1,0 +1,409 @@
+package org.bforest;
+
+import static org.bforest.SnapshotFormat.FANOUT;
+import static org.bforest.SnapshotFormat.HEADER_BYTES;
+import static org.bforest.SnapshotFormat.NODE;
+import static org.bforest.kernel.ScalarSearch.LE_LONG;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.NavigableMap;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import org.bforest.kernel.NodeSearch;
+import org.bforest.kernel.Prefetch;
+import org.bforest.util.Bounds;
+
+/**
+ * A read-only index over a snapshot file mapped into memory ({@link Indexes#map}): the file's
+ * static inner levels and leaves ({@link SnapshotFormat}) searched in place with the node search
+ * every tree uses, no load step. Every query is a rank: the number of keys below a bound, one
+ * descent of the inner levels and one leaf; neighbours, counts and cursors are positions around
+ * it. {@code Long.MAX_VALUE} is held in the header, out of the data, so no probe ever equals the
+ * padding.
+ *
+ * <p>Opening reads and checks the header and the block table only; the data blocks are trusted
+ * (check them with {@link Indexes#verifySnapshot}). The mapping is of a shared arena, so any
+ * number of threads may read at once; {@link #close()} unmaps it, after which every call throws.
+ */
+final class MappedIndex implements NativeLongIndex {
+    private final Path file;
+    private final Arena arena;
+    private final MemorySegment seg;
+    private final SnapshotFormat.Header header;
+    private final long stored;
+    private final long size;
+    private final int leafShift;
+    private final boolean values;
+    private final boolean hasMax;
+    private final long maxValue;
+    private final long[] levelAt;
+    private long defaultReturnValue;
+    private volatile boolean closed;
+
+    private MappedIndex(Path file, Arena arena, MemorySegment seg, SnapshotFormat.Header h) {
+        this.file = file;
+        this.arena = arena;
+        this.seg = seg;
+        this.header = h;
+        this.stored = h.stored();
+        this.size = h.keys();
+        this.leafShift = Integer.numberOfTrailingZeros(h.leafBytes());
+        this.values = h.values();
+        this.hasMax = h.hasMax();
+        this.maxValue = h.maxValue();
+        this.levelAt = new long[h.levelNodes().length];
+        long at = h.innerOffset();
+        for (int l = 0; l < levelAt.length; l++) {
+            levelAt[l] = at;
+            at += h.levelNodes()[l] * NODE * 8;
+        }
+    }
+
+    /** Maps {@code file} after checking its header and block table. */
+    static MappedIndex map(Path file) throws IOException {
+        SnapshotReader.Opened o = SnapshotReader.open(file);
+        try (FileChannel ch = o.channel()) {
+            Arena arena = Arena.ofShared();
+            try {
+                MemorySegment seg = ch.map(FileChannel.MapMode.READ_ONLY, 0, o.header().fileBytes(), arena);
+                return new MappedIndex(file, arena, seg, o.header());
+            } catch (IOException | RuntimeException e) {
+                arena.close();
+                throw e;
+            }
+        }
+    }
+
+    // ---- the search -------------------------------------------------------------------------
+
+    /** Where leaf {@code j} starts: its 16 keys, then (unless key-only) their 16 values. */
+    private long leafAt(long j) {
+        return HEADER_BYTES + (j << leafShift);
+    }
+
+    /** Where the key of entry {@code p} of the key order is. */
+    private long keyAt(long p) {
+        return leafAt(p >>> 4) + 8 * (p & (NODE - 1));
+    }
+
+    private long key(long p) {
+        return p == stored ? Long.MAX_VALUE : seg.get(LE_LONG, keyAt(p));
+    }
+
+    private long value(long p) {
+        if (p == stored) {
+            return maxValue;
+        }
+        return values ? seg.get(LE_LONG, keyAt(p) + NODE * 8) : 0;
+    }
+
+    /** The leaf a key below {@code Long.MAX_VALUE} belongs in: one node a level, root first. */
+    private long leafOf(long key) {
+        long j = 0;
+        for (long at : levelAt) {
+            j = j * FANOUT + NodeSearch.succGT(seg, at + j * NODE * 8, key);
+        }
+        return j;
+    }
+
+    /** The number of keys {@code < key}, {@code Long.MAX_VALUE}'s entry included. */
+    private long below(long key) {
+        if (key == Long.MAX_VALUE || stored == 0) {
+            return key == Long.MAX_VALUE ? stored : 0;
+        }
+        long j = leafOf(key);
+        return j * NODE + NodeSearch.succGE(seg, leafAt(j), key);
+    }
+
+    /** The number of keys {@code <= key}. */
+    private long atMost(long key) {
+        return key == Long.MAX_VALUE ? size : below(key + 1);
+    }
+
+    private void live() {
+        if (closed) {
+            throw new IllegalStateException("the mapped snapshot " + file + " is closed");
+        }
+    }
+
+    private UnsupportedOperationException readOnly() {
+        live();
+        return new UnsupportedOperationException("a mapped snapshot is read-only (" + file
+                + "): load it with Indexes.load to change it");
+    }
+
+    // ---- reads ------------------------------------------------------------------------------
+
+    @Override
+    public long get(long key, long absent) {
+        live();
+        if (key == Long.MAX_VALUE || stored == 0) {
+            return hasMax && key == Long.MAX_VALUE ? maxValue : absent;
+        }
+        long leaf = leafAt(leafOf(key));
+        // Start the value lines' loads with the keys' (see Prefetch): they are the next two lines.
+        int z = values ? (int) ((seg.get(LE_LONG, leaf + NODE * 8) | seg.get(LE_LONG, leaf + NODE * 16 - 8))
+                & Prefetch.zero()) : 0;
+        int r = NodeSearch.succGE(seg, leaf, key) + z;
+        // a key past this leaf's keys is not in the index: the next leaf starts above it
+        if (r == NODE || seg.get(LE_LONG, leaf + 8L * r) != key) {
+            return absent;
+        }
+        return values ? seg.get(LE_LONG, leaf + 8L * (NODE + r)) : 0;
+    }
+
+    @Override
+    public long get(long key) {
+        return get(key, defaultReturnValue);
+    }
+
+    @Override
+    public boolean containsKey(long key) {
+        live();
+        if (key == Long.MAX_VALUE) {
+            return hasMax;
+        }
+        long p = below(key);
+        return p < stored && key(p) == key;
+    }
+
+    @Override
+    public boolean get(long key, long[] value) {
+        live();
+        if (!containsKey(key)) {
+            return false;
+        }
+        value[0] = get(key, 0);
+        return true;
+    }
+
+    @Override
+    public long defaultReturnValue() {
+        return defaultReturnValue;
+    }
+
+    @Override
+    public void defaultReturnValue(long value) {
+        defaultReturnValue = value;
+    }
+
+    @Override
+    public long size() {
+        live();
+        return size;
+    }
+
+    @Override
+    public long ceilingKey(long key, long absent) {
+        live();
+        long p = below(key);
+        return p < size ? key(p) : absent;
+    }
+
+    @Override
+    public long floorKey(long key, long absent) {
+        live();
+        long p = atMost(key);
+        return p > 0 ? key(p - 1) : absent;
+    }
+
+    @Override
+    public long higherKey(long key, long absent) {
+        live();
+        long p = atMost(key);
+        return p < size ? key(p) : absent;
+    }
+
+    @Override
+    public long lowerKey(long key, long absent) {
+        live();
+        long p = below(key);
+        return p > 0 ? key(p - 1) : absent;
+    }
+
+    @Override
+    public long firstKey() {
+        live();
+        if (size == 0) {
+            throw new NoSuchElementException("the index is empty");
+        }
+        return key(0);
+    }
+
+    @Override
+    public long lastKey() {
+        live();
+        if (size == 0) {
+            throw new NoSuchElementException("the index is empty");
+        }
+        return key(size - 1);
+    }
+
+    @Override
+    public long rangeCount(long from, boolean fromInclusive, long to, boolean toInclusive) {
+        live();
+        if (Bounds.isEmpty(from, fromInclusive, to, toInclusive)) {
+            return 0;
+        }
+        return atMost(Bounds.highest(to, toInclusive)) - below(Bounds.lowest(from, fromInclusive));
+    }
+
+    @Override
+    public long rangeVisit(long from, boolean fromInclusive, long to, boolean toInclusive, LongEntryVisitor visitor) {
+        live();
+        Objects.requireNonNull(visitor, "visitor");
+        if (Bounds.isEmpty(from, fromInclusive, to, toInclusive)) {
+            return 0;
+        }
+        long end = atMost(Bounds.highest(to, toInclusive));
+        long n = 0;
+        for (long p = below(Bounds.lowest(from, fromInclusive)); p < end; p++) {
+            n++;
+            if (!visitor.visit(key(p), value(p))) {
+                break;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public LongCursor cursor() {
+        live();
+        return new Cursor();
+    }
+
+    @Override
+    public long memoryBytes() {
+        live();
+        return header.fileBytes();
+    }
+
+    @Override
+    public IndexKind kind() {
+        return header.kind();
+    }
+
+    @Override
+    public NavigableMap<Long, Long> asNavigableMap() {
+        return LongIndexViews.asNavigableMap(this);
+    }
+
+    // ---- writes: none -----------------------------------------------------------------------
+
+    @Override
+    public long put(long key, long value) {
+        throw readOnly();
+    }
+
+    @Override
+    public long remove(long key) {
+        throw readOnly();
+    }
+
+    @Override
+    public void clear() {
+        throw readOnly();
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            arena.close();
+        }
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public String toString() {
+        return "mapped snapshot of a " + header.kind() + " (" + size + " keys, " + file + ")";
+    }
+
+    /** A position in the key order; the file never changes, so a cursor is never stale. */
+    private final class Cursor implements LongCursor {
+        private long p = -1;
+
+        private boolean at(long q) {
+            live();
+            p = q >= 0 && q < size ? q : -1;
+            return p >= 0;
+        }
+
+        @Override
+        public boolean seekCeiling(long key) {
+            return at(below(key));
+        }
+
+        @Override
+        public boolean seekFloor(long key) {
+            return at(atMost(key) - 1);
+        }
+
+        @Override
+        public boolean seekHigher(long key) {
+            return at(atMost(key));
+        }
+
+        @Override
+        public boolean seekLower(long key) {
+            return at(below(key) - 1);
+        }
+
+        @Override
+        public boolean seekFirst() {
+            return at(0);
+        }
+
+        @Override
+        public boolean seekLast() {
+            return at(size - 1);
+        }
+
+        @Override
+        public boolean next() {
+            return p >= 0 && at(p + 1);
+        }
+
+        @Override
+        public boolean previous() {
+            return p >= 0 && at(p - 1);
+        }
+
+        @Override
+        public boolean isValid() {
+            live();
+            return p >= 0;
+        }
+
+        @Override
+        public long key() {
+            return MappedIndex.this.key(valid());
+        }
+
+        @Override
+        public long value() {
+            return MappedIndex.this.value(valid());
+        }
+
+        @Override
+        public void remove() {
+            throw readOnly();
+        }
+
+        private long valid() {
+            live();
+            if (p < 0) {
+                throw new NoSuchElementException("the cursor is not on an entry");
+            }
+            return p;
+        }
+    }
+}

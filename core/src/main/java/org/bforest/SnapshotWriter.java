@@ -1,0 +1,262 @@
+package org.bforest;
+
+import static org.bforest.SnapshotFormat.FANOUT;
+import static org.bforest.SnapshotFormat.HEADER_BYTES;
+import static org.bforest.SnapshotFormat.INNER_CHUNK;
+import static org.bforest.SnapshotFormat.NODE;
+import static org.bforest.kernel.ScalarSearch.LE_LONG;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import java.util.zip.CRC32C;
+
+/**
+ * Writes a snapshot ({@link SnapshotFormat}) of any index from one pass of its {@code forEach}: the entries go into data blocks as they come (a direct buffer of a few blocks,
+ * each block's CRC taken before it is written), the leaves' first keys are kept to build the inner
+ * levels at the end, then the block table and, last, the header. All of it into a temporary file
+ * beside the target, forced to disk, then renamed over the target in one atomic step and the folder
+ * forced: a crash at any point leaves the old snapshot or the new one at the path, never a mix
+ * (a stray temporary file at most, named {@code .NAME.tmp-HEX}).
+ *
+ * <p>The key count is not needed in advance, so a concurrent index's weakly consistent
+ * {@code forEach} is written as it is walked.
+ */
+final class SnapshotWriter implements LongEntryConsumer {
+    private static final int BUFFER_BYTES = 4 << 20;
+
+    private final FileChannel channel;
+    private final boolean values;
+    private final int blockEntries;
+    private final int leafBytes;
+    private final int leavesPerBlock;
+    private final int leavesPerBuffer;
+    private final ByteBuffer buffer;
+    private final MemorySegment segment;
+    private final CRC32C crc = new CRC32C();
+    private int[] crcs = new int[64];
+    private long[] firstKeys = new long[64];
+    private long blocks;
+    private long stored;
+    private int inLeaf;
+    private int leafInBuffer;
+    private int blockStart;
+    private long writeAt = HEADER_BYTES;
+    private boolean any;
+    private long previous;
+    private boolean hasMax;
+    private long maxValue;
+
+    private SnapshotWriter(FileChannel channel, boolean values, long sizeHint) {
+        this.channel = channel;
+        this.values = values;
+        // small indexes get small blocks, so a snapshot of a few keys is a few KiB
+        long rounded = Math.max(NODE, (Math.max(0, sizeHint) + NODE - 1) / NODE * NODE);
+        this.blockEntries = (int) Math.min(SnapshotFormat.MAX_BLOCK_ENTRIES, rounded);
+        this.leafBytes = values ? 2 * NODE * 8 : NODE * 8;
+        this.leavesPerBlock = blockEntries / NODE;
+        int blockBytes = leavesPerBlock * leafBytes;
+        this.leavesPerBuffer = Math.max(1, BUFFER_BYTES / blockBytes) * leavesPerBlock;
+        this.buffer = ByteBuffer.allocateDirect(leavesPerBuffer * leafBytes).order(ByteOrder.LITTLE_ENDIAN);
+        this.segment = MemorySegment.ofBuffer(buffer);
+    }
+
+    /**
+     * Writes the entries {@code forEach} gives (in ascending key order) to {@code file}, as
+     * described above; the index's own {@code forEach}, so the index is only read.
+     *
+     * @param sizeHint the index's size, or an estimate: it sizes the blocks of a small snapshot
+     */
+    static void write(Path file, IndexKind kind, long sizeHint, Consumer<LongEntryConsumer> forEach)
+            throws IOException {
+        if (Files.isDirectory(file)) {
+            throw new SnapshotException(file, "is a directory, not a snapshot file");
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        Path tmp = dir.resolve("." + file.getFileName() + ".tmp-"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            SnapshotWriter w = new SnapshotWriter(ch, kind.storesValues(), sizeHint);
+            try {
+                forEach.accept(w);
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+            w.finish(kind);
+            ch.force(true);
+        } catch (IOException | RuntimeException | Error e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
+        try {
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
+        // the rename is durable once the folder's entry is on disk
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException e) {
+            // a file system that cannot open a folder for reading: the rename stands, not yet forced
+        }
+    }
+
+    @Override
+    public void accept(long key, long value) {
+        if (any && key <= previous) {
+            throw new IllegalStateException("the index gave key " + key + " after " + previous
+                    + ": its forEach is not in ascending key order");
+        }
+        any = true;
+        previous = key;
+        if (key == Long.MAX_VALUE) {
+            hasMax = true;
+            maxValue = value;
+            return;
+        }
+        if (inLeaf == 0) {
+            firstKeys = add(firstKeys, stored / NODE, key);
+        }
+        long at = (long) leafInBuffer * leafBytes + 8L * inLeaf;
+        segment.set(LE_LONG, at, key);
+        if (values) {
+            segment.set(LE_LONG, at + NODE * 8, value);
+        }
+        stored++;
+        if (++inLeaf == NODE) {
+            endLeaf();
+        }
+    }
+
+    private void endLeaf() {
+        inLeaf = 0;
+        if (++leafInBuffer - blockStart == leavesPerBlock) {
+            endBlock();
+        }
+        if (leafInBuffer == leavesPerBuffer) {
+            flush();
+        }
+    }
+
+    /** The block of the leaves since {@link #blockStart}: its CRC into the table. */
+    private void endBlock() {
+        crc.reset();
+        crc.update(buffer.slice(blockStart * leafBytes, (leafInBuffer - blockStart) * leafBytes));
+        crcs = add(crcs, blocks++, (int) crc.getValue());
+        blockStart = leafInBuffer;
+    }
+
+    private void flush() {
+        buffer.clear().limit(leafInBuffer * leafBytes);
+        try {
+            while (buffer.hasRemaining()) {
+                writeAt += channel.write(buffer, writeAt);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        buffer.clear();
+        leafInBuffer = 0;
+        blockStart = 0;
+    }
+
+    private void finish(IndexKind kind) throws IOException {
+        try {
+            if (inLeaf > 0) {
+                long at = (long) leafInBuffer * leafBytes;
+                for (int i = inLeaf; i < NODE; i++) {
+                    segment.set(LE_LONG, at + 8L * i, Long.MAX_VALUE);
+                    if (values) {
+                        segment.set(LE_LONG, at + 8L * (NODE + i), 0);
+                    }
+                }
+                endLeaf();
+            }
+            if (leafInBuffer > blockStart) {
+                endBlock();
+            }
+            flush();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        long leaves = (stored + NODE - 1) / NODE;
+        long[] levelNodes = SnapshotFormat.levelsOver(leaves);
+        ByteBuffer inner = innerLevels(Arrays.copyOf(firstKeys, (int) leaves), levelNodes);
+        int[] chunkCrcs = new int[(inner.capacity() + INNER_CHUNK - 1) / INNER_CHUNK];
+        for (int i = 0; i < chunkCrcs.length; i++) {
+            int from = i * INNER_CHUNK;
+            chunkCrcs[i] = SnapshotFormat.crc(inner, from, Math.min(inner.capacity(), from + INNER_CHUNK));
+        }
+        writeFully(inner, writeAt);
+        writeAt += inner.capacity();
+        ByteBuffer table = ByteBuffer.allocate(4 * (int) (blocks + chunkCrcs.length)).order(ByteOrder.LITTLE_ENDIAN);
+        table.asIntBuffer().put(crcs, 0, (int) blocks).put(chunkCrcs);
+        int tableCrc = SnapshotFormat.crc(table, 0, table.capacity());
+        writeFully(table, writeAt);
+        long fileBytes = writeAt + table.capacity();
+        SnapshotFormat.Header h = new SnapshotFormat.Header(kind, stored + (hasMax ? 1 : 0), values, hasMax, maxValue,
+                blockEntries, levelNodes, tableCrc, fileBytes);
+        writeFully(SnapshotFormat.encode(h), 0);
+    }
+
+    /** The inner levels, root first, from the leaves' least keys (see {@link SnapshotFormat}). */
+    private static ByteBuffer innerLevels(long[] least, long[] levelNodes) {
+        long total = 0;
+        for (long c : levelNodes) {
+            total += c;
+        }
+        ByteBuffer out = ByteBuffer.allocateDirect(Math.toIntExact(total * NODE * 8)).order(ByteOrder.LITTLE_ENDIAN);
+        MemorySegment seg = MemorySegment.ofBuffer(out);
+        long levelEnd = total * NODE * 8;
+        long[] children = least;
+        for (int level = levelNodes.length - 1; level >= 0; level--) {
+            int nodes = (int) levelNodes[level];
+            long levelStart = levelEnd - (long) nodes * NODE * 8;
+            long[] up = new long[nodes];
+            for (int j = 0; j < nodes; j++) {
+                up[j] = children[j * FANOUT];
+                for (int s = 0; s < NODE; s++) {
+                    int child = j * FANOUT + s + 1;
+                    seg.set(LE_LONG, levelStart + 8L * (j * NODE + s), child < children.length ? children[child] : Long.MAX_VALUE);
+                }
+            }
+            children = up;
+            levelEnd = levelStart;
+        }
+        return out;
+    }
+
+    private void writeFully(ByteBuffer b, long at) throws IOException {
+        b.clear();
+        while (b.hasRemaining()) {
+            at += channel.write(b, at);
+        }
+    }
+
+    private static long[] add(long[] a, long i, long v) {
+        if (i >= a.length) {
+            a = Arrays.copyOf(a, Math.toIntExact(Math.max(i + 1, 2L * a.length)));
+        }
+        a[(int) i] = v;
+        return a;
+    }
+
+    private static int[] add(int[] a, long i, int v) {
+        if (i >= a.length) {
+            a = Arrays.copyOf(a, Math.toIntExact(Math.max(i + 1, 2L * a.length)));
+        }
+        a[(int) i] = v;
+        return a;
+    }
+}
