@@ -137,8 +137,8 @@ final class SnapshotTables {
     // ---- text and HTML
 
     private static List<String> header() {
-        return List.of("structure", "load kind", "MB", "B/key", "save s", "GB/s", "load s", "GB/s", "map ms",
-                "mapped A Mops/s", "vs A", "save/disk", "load/disk", "load vs TreeMap");
+        return List.of("structure", "MB", "B/key", "save s", "GB/s", "load s", "GB/s", "map ms", "mapped A Mops/s",
+                "vs A", "save/disk", "load/disk", "load vs TreeMap", "load kind");
     }
 
     /** One row of the table, as text cells ("-" where a figure does not apply). */
@@ -148,13 +148,13 @@ final class SnapshotTables {
                 ? " (first " + Counts.format(f.entries()) + ")" : "");
         String kind = s ? f.kind() + (f.loadKind() == null ? "" : ", loads as " + f.loadKind())
                 : f.row() == Row.DISK ? "write, read" : "";
-        return List.of(name, kind, megabytes(f.bytes()), ResultTable.bytes(f.bytesPerKey()),
+        return List.of(name, megabytes(f.bytes()), ResultTable.bytes(f.bytesPerKey()),
                 withSpread(f.save(), f.saveMin(), f.saveMax()), gbps(f.saveGbps()),
                 withSpread(f.load(), f.loadMin(), f.loadMax()), gbps(f.loadGbps()),
                 s ? withSpread(f.map(), f.mapMin(), f.mapMax()) : "-",
                 s ? withSpread(f.mapped(), f.mappedMin(), f.mappedMax()) : "-",
                 ratio(b.mappedVsA(f, results)), ratio(b.saveVsDisk(f)), ratio(b.loadVsDisk(f)),
-                ratio(b.loadVsSerialization(f)));
+                ratio(b.loadVsSerialization(f)), kind);
     }
 
     private static String title(Block b, int reps) {
@@ -195,11 +195,32 @@ final class SnapshotTables {
             for (SnapshotFigures f : b.rows()) {
                 rows.add(cells(b, f, run.results()));
             }
-            sb.append(title(b, run.options().reps())).append('\n')
-                    .append(TextReport.wrap(LEGEND, 0)).append('\n')
-                    .append(ResultTable.align(rows)).append('\n');
+            // The last column, words, left-aligned after the figures
+            List<List<String>> figures = new ArrayList<>();
+            for (List<String> row : rows) {
+                figures.add(row.subList(0, row.size() - 1));
+            }
+            String[] lines = ResultTable.align(figures).split("\n");
+            if (sb.isEmpty()) {
+                sb.append(TextReport.wrap("Snapshots (--snapshot). " + LEGEND, 0)).append("\n\n");
+            }
+            sb.append(title(b, run.options().reps())).append('\n');
+            for (int i = 0; i < lines.length; i++) {
+                String kind = rows.get(i).get(rows.get(i).size() - 1);
+                String line = lines[i] + " ".repeat(Math.max(0, lineWidth(lines) - lines[i].length()));
+                sb.append((kind.isEmpty() ? line : line + "  " + kind).stripTrailing()).append('\n');
+            }
+            sb.append('\n');
         }
         return sb.toString();
+    }
+
+    private static int lineWidth(String[] lines) {
+        int w = 0;
+        for (String l : lines) {
+            w = Math.max(w, l.length());
+        }
+        return w;
     }
 
     /** The report's section body: a table per dataset and size; null without {@code --snapshot}. */
@@ -214,19 +235,19 @@ final class SnapshotTables {
                     .append("<div class=\"scroll\"><table class=\"dense\">\n<thead><tr>");
             List<String> h = header();
             for (int c = 0; c < h.size(); c++) {
-                sb.append(c < 2 ? "<th>" : "<th class=\"n\">").append(Html.esc(h.get(c))).append("</th>");
+                sb.append(c == 0 || c == h.size() - 1 ? "<th>" : "<th class=\"n\">").append(Html.esc(h.get(c)))
+                        .append("</th>");
             }
             sb.append("</tr></thead>\n<tbody>\n");
             for (SnapshotFigures f : b.rows()) {
                 List<String> row = cells(b, f, run.results());
                 sb.append("<tr><td>").append(f.row() == Row.STRUCTURE ? HtmlTables.structure(f.structure())
                         : "<span class=\"nw\">" + Html.esc(row.get(0)) + "</span>").append("</td>");
-                sb.append("<td class=\"wrap\">").append(Html.esc(row.get(1))).append("</td>");
-                for (int c = 2; c < row.size(); c++) {
-                    sb.append("<td class=\"n").append(c >= row.size() - 4 ? " strong" : "").append("\">")
+                for (int c = 1; c < row.size() - 1; c++) {
+                    sb.append("<td class=\"n").append(c >= row.size() - 5 ? " strong" : "").append("\">")
                             .append(Html.esc(row.get(c))).append("</td>");
                 }
-                sb.append("</tr>\n");
+                sb.append("<td class=\"wrap\">").append(Html.esc(row.get(row.size() - 1))).append("</td></tr>\n");
             }
             sb.append("</tbody></table></div>\n");
         }

@@ -98,6 +98,9 @@ public final class BenchmarkRunner {
         if (HeapMeter.explicitGcDisabled()) {
             notes.add("-XX:+DisableExplicitGC is set: the heap-after-GC memory figures are unreliable");
         }
+        if (options.snapshots()) {
+            SnapshotBench.prepare(options.snapshotDir());
+        }
         List<Integer> batches = options.batches();
         // The OpenCL trees' plain cells go to the device in batches of the largest size asked for.
         DeviceBatchAdapter.useBatch(batches.isEmpty() ? 0 : batches.get(batches.size() - 1));

@@ -23,6 +23,7 @@ import java.util.TreeMap;
 import java.util.function.IntConsumer;
 import org.bforest.LongIndex;
 import org.bforest.NativeLongIndex;
+import org.bforest.SnapshotException;
 import org.bforest.bench.BenchException;
 import org.bforest.bench.cli.Counts;
 import org.bforest.bench.cli.Options;
@@ -102,11 +103,6 @@ final class SnapshotBench {
         values = datasetValues;
         lookups = lookupKeys;
         stabilized = build;
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new BenchException("--snapshot " + dir + ": cannot create the folder (" + e + ")");
-        }
         int steps = options.warmups() + options.reps();
         List<RowRun> rows = new ArrayList<>();
         for (Structure s : options.structures()) {
@@ -160,6 +156,21 @@ final class SnapshotBench {
         return out;
     }
 
+    /**
+     * Creates the {@code --snapshot} folder if needed and checks that a file can be written there;
+     * the runner calls it before anything runs: a folder that cannot take the files should not
+     * cost a whole run first.
+     */
+    static void prepare(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            Path probe = Files.createTempFile(dir, "bforest-bench-", ".probe");
+            Files.delete(probe);
+        } catch (IOException | RuntimeException e) {
+            throw new BenchException("--snapshot " + dir + ": cannot write there (" + e + ")");
+        }
+    }
+
     /** One repetition of one row, timed after the warm-ups; a failure that is not a mismatch is a note. */
     private void step(RowRun row, int r) {
         int steps = options.warmups() + options.reps();
@@ -170,8 +181,14 @@ final class SnapshotBench {
         try {
             row.repetition(r, timed ? r - options.warmups() : -1);
             advance.accept(1);
+        } catch (SnapshotException e) {
+            // A file it has just written that core cannot read back: the snapshot code is wrong.
+            throw mismatch(row.name(), "its snapshot could not be read back: " + what(e));
         } catch (IOException | UncheckedIOException e) {
-            throw new BenchException("--snapshot " + dir + ": " + row.name() + " on " + on + ": " + e);
+            row.failed = true;
+            notes.add(row.name() + ": no snapshot figures on " + on + ": reading or writing in " + dir + " failed ("
+                    + e + ")");
+            advance.accept(steps - r);
         } catch (UnsupportedOperationException e) {
             row.failed = true;
             notes.add(row.name() + ": no snapshot figures on " + on + ": " + what(e));

@@ -7,17 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.bforest.BSTreeIndex;
-import org.bforest.Indexes;
 import org.bforest.LongIndex;
+import org.bforest.bench.BenchException;
 import org.bforest.bench.cli.OptionsParser;
 import org.bforest.bench.cli.ProgressMode;
 import org.bforest.bench.runner.BenchmarkRunner;
@@ -39,8 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SnapshotReportTest {
     private static final String[] SMALL = {"--dataset", "uniform", "--keys", "10K", "--ops", "2K", "--workloads", "A",
         "--reps", "2", "--warmup", "0", "--progress", "off"};
-    /** Core's snapshot calls. */
-    private static final SnapshotIo IO = new EntriesIo();
+    private static final SnapshotIo IO = SnapshotIo.CORE;
     @TempDir
     static Path tmp;
     private static RunSummary run;
@@ -111,8 +107,9 @@ class SnapshotReportTest {
             assertTrue(block.contains(h), h + " in " + block);
         }
         String bstree = line(block, "bstree ");
-        // The ratios: mapped vs A, save/disk, load/disk, load vs TreeMap
-        assertTrue(bstree.matches(".*( +[0-9.]+x){4}$"), bstree);
+        // The ratios: mapped vs A, save/disk, load/disk, load vs TreeMap; then the kind Indexes.load builds
+        assertTrue(bstree.matches(".*( +[0-9.]+x){4}  BS_TREE\\(fill 0\\.75\\)$"), bstree);
+        assertTrue(line(block, "bstree-set ").endsWith("BS_TREE_KEY_ONLY(fill 0.75)"), block);
         assertTrue(line(block, "disk ").contains("write, read"), block);
         assertFalse(block.contains("treemap "), "a peer has no snapshot: " + block);
         assertTrue(TextReport.render(run).contains("--snapshot: after each dataset's cells"), "protocol");
@@ -169,6 +166,15 @@ class SnapshotReportTest {
         assertNull(SnapshotTables.html(RunSummaryWithout.snapshots(run)));
     }
 
+    @Test
+    void aFolderThatCannotBeWrittenIsRefusedBeforeAnythingRuns() throws IOException {
+        Path file = Files.writeString(tmp.resolve("plain-file"), "x");
+        BenchException e = assertThrows(BenchException.class,
+                () -> run(IO, "--structures", "bstree", "--snapshot", file.resolve("sub").toString()));
+        assertTrue(e.getMessage().startsWith("--snapshot " + file.resolve("sub") + ": cannot write there"),
+                e.getMessage());
+    }
+
     /** A run whose snapshots come back with one entry missing, one value changed, or wrong lookups, fails. */
     @Test
     void aSnapshotThatComesBackDifferentFailsTheRun() {
@@ -191,7 +197,7 @@ class SnapshotReportTest {
         SnapshotIo answers = new Faulty() {
             @Override
             public LongIndex map(Path file) throws IOException {
-                LongIndex back = super.map(file);
+                LongIndex back = super.load(file); // a mapped index is read-only: a loaded one stands in
                 List<Long> keys = new ArrayList<>();
                 back.forEach((k, v) -> keys.add(k));
                 for (long k : keys) {
@@ -228,7 +234,7 @@ class SnapshotReportTest {
 
         @Override
         public LongIndex map(Path file) throws IOException {
-            return IO.load(file); // an index that can be changed, unlike a mapped one
+            return IO.map(file);
         }
 
         @Override
@@ -239,55 +245,6 @@ class SnapshotReportTest {
         @Override
         public boolean storesValues(LongIndex index) {
             return IO.storesValues(index);
-        }
-    }
-
-    /** A stand-in until core has snapshots: the entries in a file, loaded into a BS-tree. */
-    private static final class EntriesIo implements SnapshotIo {
-        @Override
-        public void save(LongIndex index, Path file) throws IOException {
-            try (DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(file)))) {
-                out.writeBoolean(storesValues(index));
-                out.writeLong(index.size());
-                index.forEach((k, v) -> {
-                    try {
-                        out.writeLong(k);
-                        out.writeLong(v);
-                    } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                });
-            }
-        }
-
-        @Override
-        public LongIndex load(Path file) throws IOException {
-            try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(file)))) {
-                boolean values = in.readBoolean();
-                int n = (int) in.readLong();
-                long[] k = new long[n];
-                long[] v = new long[n];
-                for (int i = 0; i < n; i++) {
-                    k[i] = in.readLong();
-                    v[i] = in.readLong();
-                }
-                return values ? Indexes.bsTree(k, v) : Indexes.bsTreeKeyOnly(k);
-            }
-        }
-
-        @Override
-        public LongIndex map(Path file) throws IOException {
-            return load(file);
-        }
-
-        @Override
-        public String kind(LongIndex index) {
-            return storesValues(index) ? "BS_TREE" : "BS_TREE_KEY_ONLY";
-        }
-
-        @Override
-        public boolean storesValues(LongIndex index) {
-            return !(index instanceof BSTreeIndex t && t.isKeyOnly());
         }
     }
 
