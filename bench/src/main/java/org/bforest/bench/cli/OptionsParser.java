@@ -163,9 +163,11 @@ public final class OptionsParser {
                                  fill snap_entries,snap_bytes,snap_bytes_per_key,
                                  snap_save_s(_min,_max),snap_save_gbps,
                                  snap_load_s(_min,_max),snap_load_gbps,
+                                 snap_cold_load_s(_min,_max),snap_cold_load_gbps,
                                  snap_map_ms(_min,_max),snap_mapped_vs_a,
                                  snap_save_vs_disk,snap_load_vs_disk,
-                                 snap_load_vs_treemap,snap_kind,snap_load_kind
+                                 snap_cold_load_vs_disk,snap_load_vs_treemap,
+                                 snap_kind,snap_load_kind
                                  (empty on the other rows; bench/README.md says more)
               --report DIR       write a report into DIR: index.html (a self-contained page with
                                  charts: throughput, memory per key, build time, ratios, every
@@ -179,20 +181,22 @@ public final class OptionsParser {
               --snapshot DIR     after the usual cells, per dataset and number of keys: every
                                  bforest structure of the run saved into DIR
                                  (LongIndex.snapshot: a temp file, fsync, rename), loaded back
-                                 (Indexes.load) and mapped (Indexes.map: the time to open it,
-                                 then workload A's lookups on the mapped index, Mops/s, beside
-                                 the structure's own A), each over the repetitions, the file
-                                 deleted between saves. The loaded index must equal the
-                                 original (size and a checksum of the entries), or the run
-                                 fails. Beside them, on the same entries: the disk's own
-                                 sequential write (with force) and read of a file the size of
-                                 the largest snapshot, a TreeMap<Long,Long> through
-                                 ObjectOutputStream/ObjectInputStream (the first 10M entries
-                                 at most) and fastutil's BinIO.storeLongs/loadLongs of the
-                                 keys and values arrays. The peers (treemap, skiplist,
-                                 fastutil, sorted-array) have no snapshot. A "Snapshots"
-                                 table per dataset and size (and in the report); the CSV's
-                                 rows of workload "snapshot"
+                                 (Indexes.load: from the page cache, then cold, its pages
+                                 dropped first where Linux allows) and mapped (Indexes.map:
+                                 the time to open it, then workload A's lookups on the mapped
+                                 index, Mops/s, beside the structure's own A), each over the
+                                 repetitions, the file deleted between saves. The loaded
+                                 index must equal the original (size and a checksum of the
+                                 entries), or the run fails. Beside them, on the same
+                                 entries: the disk's own sequential write (with force) and
+                                 read (warm, then cold) of a file the size of the largest
+                                 snapshot, a TreeMap<Long,Long> through ObjectOutputStream/
+                                 ObjectInputStream (the first 10M entries at most) and
+                                 fastutil's BinIO.storeLongs/loadLongs of the keys and values
+                                 arrays. The peers (treemap, skiplist, fastutil,
+                                 sorted-array) have no snapshot. A "Snapshots" table per
+                                 dataset and size (and in the report); the CSV's rows of
+                                 workload "snapshot"
               --scale paper      the papers' scale: 150M keys, 50M operations (needs a large heap:
                                  set BFOREST_JVM_OPTS=-Xmx...; peers that cannot fit are skipped).
                                  --keys and --ops still override it. --scale default is the default

@@ -38,10 +38,12 @@ import org.bforest.bench.runner.RunSummary;
  * other row: {@code snap_entries} (the entries the file holds; the Java serialization stops at
  * 10M), {@code snap_bytes} (the file's length), {@code snap_bytes_per_key}, the save and load
  * seconds (median, slowest, fastest; the disk row's are its write and read) and their GB/s (file
- * bytes over the median), {@code snap_map_ms} (median, slowest, fastest), the ratios
- * {@code snap_mapped_vs_a} (mapped lookups over the structure's own A), {@code snap_save_vs_disk},
- * {@code snap_load_vs_disk} (GB/s over the disk's) and {@code snap_load_vs_treemap} (entries a
- * second over the Java deserialization's), {@code snap_kind} (what {@code Indexes.load} builds) and
+ * bytes over the median), the same for the cold load ({@code snap_cold_load_}: the file's pages
+ * dropped from the page cache first; empty where they cannot be), {@code snap_map_ms} (median,
+ * slowest, fastest), the ratios {@code snap_mapped_vs_a} (mapped lookups over the structure's own
+ * A), {@code snap_save_vs_disk}, {@code snap_load_vs_disk}, {@code snap_cold_load_vs_disk} (GB/s
+ * over the disk's) and {@code snap_load_vs_treemap} (entries a second over the Java
+ * deserialization's), {@code snap_kind} (what {@code Indexes.load} builds) and
  * {@code snap_load_kind} (what it built, when that differs).
  *
  * <p>A batched lookup row's {@code workload} is its own name, {@code A/b} and the batch size
@@ -58,8 +60,10 @@ public final class CsvWriter {
             + "w_mops_7,w_mops_8,w_mops_9,w_mops_10,"
             // --snapshot's (SnapshotTables.CSV_COLUMNS)
             + "snap_entries,snap_bytes,snap_bytes_per_key,snap_save_s,snap_save_s_min,snap_save_s_max,snap_save_gbps,"
-            + "snap_load_s,snap_load_s_min,snap_load_s_max,snap_load_gbps,snap_map_ms,snap_map_ms_min,snap_map_ms_max,"
-            + "snap_mapped_vs_a,snap_save_vs_disk,snap_load_vs_disk,snap_load_vs_treemap,snap_kind,snap_load_kind";
+            + "snap_load_s,snap_load_s_min,snap_load_s_max,snap_load_gbps,snap_cold_load_s,snap_cold_load_s_min,"
+            + "snap_cold_load_s_max,snap_cold_load_gbps,snap_map_ms,snap_map_ms_min,snap_map_ms_max,snap_mapped_vs_a,"
+            + "snap_save_vs_disk,snap_load_vs_disk,snap_cold_load_vs_disk,snap_load_vs_treemap,snap_kind,"
+            + "snap_load_kind";
 
     private CsvWriter() {
     }

@@ -31,8 +31,9 @@ final class SnapshotTables {
     /** The CSV columns the snapshot rows fill (empty on the others), after workload W's. */
     static final List<String> CSV_COLUMNS = List.of("snap_entries", "snap_bytes", "snap_bytes_per_key", "snap_save_s",
             "snap_save_s_min", "snap_save_s_max", "snap_save_gbps", "snap_load_s", "snap_load_s_min", "snap_load_s_max",
-            "snap_load_gbps", "snap_map_ms", "snap_map_ms_min", "snap_map_ms_max", "snap_mapped_vs_a",
-            "snap_save_vs_disk", "snap_load_vs_disk", "snap_load_vs_treemap", "snap_kind", "snap_load_kind");
+            "snap_load_gbps", "snap_cold_load_s", "snap_cold_load_s_min", "snap_cold_load_s_max", "snap_cold_load_gbps",
+            "snap_map_ms", "snap_map_ms_min", "snap_map_ms_max", "snap_mapped_vs_a", "snap_save_vs_disk",
+            "snap_load_vs_disk", "snap_cold_load_vs_disk", "snap_load_vs_treemap", "snap_kind", "snap_load_kind");
 
     private SnapshotTables() {
     }
@@ -61,6 +62,10 @@ final class SnapshotTables {
 
         double loadVsDisk(SnapshotFigures f) {
             return f.row() == Row.STRUCTURE && disk != null ? f.loadGbps() / disk.loadGbps() : Double.NaN;
+        }
+
+        double coldLoadVsDisk(SnapshotFigures f) {
+            return f.row() == Row.STRUCTURE && disk != null ? f.coldLoadGbps() / disk.coldLoadGbps() : Double.NaN;
         }
 
         double loadVsSerialization(SnapshotFigures f) {
@@ -115,9 +120,11 @@ final class SnapshotTables {
                 List<String> snap = List.of(f.entries() > 0 ? Long.toString(f.entries()) : "", Long.toString(f.bytes()),
                         number(f.bytesPerKey(), 2), number(f.save(), 6), number(f.saveMin(), 6), number(f.saveMax(), 6),
                         number(f.saveGbps(), 4), number(f.load(), 6), number(f.loadMin(), 6), number(f.loadMax(), 6),
-                        number(f.loadGbps(), 4), number(f.map(), 4), number(f.mapMin(), 4), number(f.mapMax(), 4),
-                        number(b.mappedVsA(f, run.results()), 4), number(b.saveVsDisk(f), 4),
-                        number(b.loadVsDisk(f), 4), number(b.loadVsSerialization(f), 4),
+                        number(f.loadGbps(), 4), number(f.coldLoad(), 6), number(f.coldLoadMin(), 6),
+                        number(f.coldLoadMax(), 6), number(f.coldLoadGbps(), 4), number(f.map(), 4),
+                        number(f.mapMin(), 4), number(f.mapMax(), 4), number(b.mappedVsA(f, run.results()), 4),
+                        number(b.saveVsDisk(f), 4), number(b.loadVsDisk(f), 4), number(b.coldLoadVsDisk(f), 4),
+                        number(b.loadVsSerialization(f), 4),
                         s ? CsvWriter.quote(f.kind()) : "", s && f.loadKind() != null ? CsvWriter.quote(f.loadKind()) : "");
                 out.add(common + "," + where + "," + noWindow + "," + String.join(",", snap));
             }
@@ -137,8 +144,9 @@ final class SnapshotTables {
     // ---- text and HTML
 
     private static List<String> header() {
-        return List.of("structure", "MB", "B/key", "save s", "GB/s", "load s", "GB/s", "map ms", "mapped A Mops/s",
-                "vs A", "save/disk", "load/disk", "load vs TreeMap", "load kind");
+        return List.of("structure", "MB", "B/key", "save s", "GB/s", "load s", "GB/s", "cold load s", "GB/s",
+                "map ms", "mapped A Mops/s", "vs A", "save/disk", "load/disk", "cold/disk", "load vs TreeMap",
+                "load kind");
     }
 
     /** One row of the table, as text cells ("-" where a figure does not apply). */
@@ -147,14 +155,15 @@ final class SnapshotTables {
         String name = f.name() + (f.row() == Row.TREEMAP_SERIALIZATION && f.entries() < f.keys()
                 ? " (first " + Counts.format(f.entries()) + ")" : "");
         String kind = s ? f.kind() + (f.loadKind() == null ? "" : ", loads as " + f.loadKind())
-                : f.row() == Row.DISK ? "write, read" : "";
+                : f.row() == Row.DISK ? "write, read, cold read" : "";
         return List.of(name, megabytes(f.bytes()), ResultTable.bytes(f.bytesPerKey()),
                 withSpread(f.save(), f.saveMin(), f.saveMax()), gbps(f.saveGbps()),
                 withSpread(f.load(), f.loadMin(), f.loadMax()), gbps(f.loadGbps()),
+                withSpread(f.coldLoad(), f.coldLoadMin(), f.coldLoadMax()), gbps(f.coldLoadGbps()),
                 s ? withSpread(f.map(), f.mapMin(), f.mapMax()) : "-",
                 s ? withSpread(f.mapped(), f.mappedMin(), f.mappedMax()) : "-",
                 ratio(b.mappedVsA(f, results)), ratio(b.saveVsDisk(f)), ratio(b.loadVsDisk(f)),
-                ratio(b.loadVsSerialization(f)), kind);
+                ratio(b.coldLoadVsDisk(f)), ratio(b.loadVsSerialization(f)), kind);
     }
 
     private static String title(Block b, int reps) {
@@ -163,28 +172,31 @@ final class SnapshotTables {
     }
 
     /** What the columns mean, under every title. */
-    static final String LEGEND = "save: LongIndex.snapshot (temp file, fsync, rename); load: Indexes.load; map:"
-            + " Indexes.map until it returned; mapped A: workload A's lookups on the mapped index, 1 thread (vs A: over"
-            + " the structure's own A). GB/s: file bytes / median seconds. disk: sequential write with force(true)"
-            + " and read of a file the size of the largest snapshot (its save and load columns); the read, like the"
-            + " loads, may come from the page cache. save/disk, load/disk: GB/s over the disk's; load vs TreeMap:"
-            + " entries a second over ObjectInputStream's.";
+    static final String LEGEND = "save: LongIndex.snapshot (temp file, fsync, rename); load: Indexes.load of the"
+            + " file just written, so from the page cache; cold load: the same with the file's pages dropped from"
+            + " the page cache first; map: Indexes.map until it returned; mapped A: workload A's lookups on the"
+            + " mapped index, 1 thread (vs A: over the structure's own A). GB/s: file bytes / median seconds. disk:"
+            + " sequential write with force(true), read and cold read of a file the size of the largest snapshot"
+            + " (its save, load and cold load columns). save/disk, load/disk, cold/disk: GB/s over the disk's;"
+            + " load vs TreeMap: entries a second over ObjectInputStream's.";
 
     /** How {@code --snapshot} measured, for the protocol of summary.txt and the report. */
     static final String PROTOCOL = "--snapshot: after each dataset's cells at each size, every bforest structure"
             + " is built as its cells build it and, per repetition (warm-ups first, interleaved across the rows as"
             + " the cells are), saved into the folder (LongIndex.snapshot: a temp file, fsync, rename), loaded back"
-            + " (Indexes.load) and mapped (Indexes.map), then workload A's lookups run on the mapped index, one"
-            + " thread, right after the map (so the first touch of each page is in them); the original is dropped"
-            + " before the load, the file deleted after, and a full GC runs before each timed step. The loaded and"
-            + " the mapped index must hold the original's entries (the size and an order-sensitive checksum) and the"
-            + " lookups must give the same sum, or the run fails. On the same entries: a TreeMap<Long,Long> written"
-            + " with ObjectOutputStream and read with ObjectInputStream (the first 10M entries at most), and"
+            + " (Indexes.load) from the page cache, as it was just written, then loaded again cold, its pages"
+            + " dropped from the page cache first (posix_fadvise DONTNEED, where the system allows it), and mapped"
+            + " (Indexes.map), then workload A's lookups run on the mapped index, one thread, right after the map"
+            + " (so the first touch of each page is in them); the original is dropped before the load, the file"
+            + " deleted after, and a full GC runs before each timed step. The loaded and the mapped index must hold"
+            + " the original's entries (the size and an order-sensitive checksum) and the lookups must give the"
+            + " same sum, or the run fails. On the same entries, loaded the same two ways: a TreeMap<Long,Long>"
+            + " written with ObjectOutputStream and read with ObjectInputStream (the first 10M entries at most), and"
             + " fastutil's BinIO.storeLongs/loadLongs of the keys and the values arrays (a FileChannel, the"
             + " machine's byte order), both synced to the disk as a snapshot is. Then the disk itself: a file the"
-            + " size of the largest snapshot written with a FileChannel from 4 MiB direct buffers and"
-            + " force(true), and read back the same way. The file was just written, so its read, and every load,"
-            + " may be served from the page cache rather than the disk.";
+            + " size of the largest snapshot written with a FileChannel from 4 MiB direct buffers of random bytes"
+            + " and force(true), read back the same way, and read again cold. A cold read comes from below this"
+            + " system's page cache, which on a virtual machine may still be the host's cache.";
 
     /** The "Snapshots" tables of the text outputs (stdout, summary.txt): "" without {@code --snapshot}. */
     static String text(RunSummary run) {
@@ -244,7 +256,7 @@ final class SnapshotTables {
                 sb.append("<tr><td>").append(f.row() == Row.STRUCTURE ? HtmlTables.structure(f.structure())
                         : "<span class=\"nw\">" + Html.esc(row.get(0)) + "</span>").append("</td>");
                 for (int c = 1; c < row.size() - 1; c++) {
-                    sb.append("<td class=\"n").append(c >= row.size() - 5 ? " strong" : "").append("\">")
+                    sb.append("<td class=\"n").append(c >= row.size() - 6 ? " strong" : "").append("\">")
                             .append(Html.esc(row.get(c))).append("</td>");
                 }
                 sb.append("<td class=\"wrap\">").append(Html.esc(row.get(row.size() - 1))).append("</td></tr>\n");

@@ -38,10 +38,11 @@ import org.bforest.bench.structures.Values;
 /**
  * {@code --snapshot DIR}, on one dataset at one size, after its usual cells: every bforest
  * structure of the run built as its cells build it, then per repetition its snapshot saved into
- * DIR, loaded back, and mapped, workload A's lookups run on the mapped index, and the file deleted;
- * beside them, on the same entries, a {@code TreeMap<Long, Long>} through Java serialization and
- * the key and value arrays through fastutil's {@code BinIO}; then the disk's own sequential write
- * and read of a file the size of the largest snapshot.
+ * DIR, loaded back (from the page cache, as it was just written, and again cold, its pages dropped
+ * first where {@link PageCache} can), and mapped, workload A's lookups run on the mapped index, and
+ * the file deleted; beside them, on the same entries, a {@code TreeMap<Long, Long>} through Java
+ * serialization and the key and value arrays through fastutil's {@code BinIO}; then the disk's own
+ * sequential write and read (warm, then cold) of a file the size of the largest snapshot.
  *
  * <p>The repetitions are interleaved across the rows ({@link RoundRobin}), as the cells' are,
  * and one built index is alive at a time: the original is dropped before its snapshot is loaded,
@@ -118,6 +119,10 @@ final class SnapshotBench {
         }
         rows.add(new SerializationRun());
         rows.add(new BinIoRun());
+        if (!PageCache.supported()) {
+            notes.add("--snapshot: no cold loads: dropping a file's pages from the page cache needs Linux and native"
+                    + " access (--enable-native-access=ALL-UNNAMED, which ./bforest passes)");
+        }
         for (int r = 0; r < steps; r++) {
             for (int j : RoundRobin.round(r, rows.size())) {
                 RowRun row = rows.get(j);
@@ -229,8 +234,11 @@ final class SnapshotBench {
     private abstract class RowRun {
         final double[] save = new double[options.reps()];
         final double[] load = new double[options.reps()];
+        final double[] coldLoad = new double[options.reps()];
         long bytes;
         boolean failed;
+        /** Whether its files' pages can be dropped from the page cache, for the cold loads. */
+        boolean cold = PageCache.supported();
 
         abstract String name();
 
@@ -244,6 +252,26 @@ final class SnapshotBench {
 
         Path file(String suffix) {
             return dir.resolve("bforest-bench-" + suffix);
+        }
+
+        /**
+         * Drops {@code files}' pages from the page cache before a cold read: whether it could (where
+         * it cannot, the row has no cold figures from then on, and a note says why).
+         */
+        boolean evict(Path... files) {
+            for (Path f : files) {
+                if (cold && !PageCache.evict(f)) {
+                    cold = false;
+                    notes.add("--snapshot: " + name() + " on " + on + ": its file's pages could not be dropped from the"
+                            + " page cache, so it has no cold load");
+                }
+            }
+            return cold;
+        }
+
+        /** The cold loads' times, or none when they could not all run cold. */
+        double[] coldFigures() {
+            return cold ? coldLoad : new double[0];
         }
     }
 
@@ -303,23 +331,16 @@ final class SnapshotBench {
             bytes = Files.size(file);
 
             progress.phase("load");
-            HeapMeter.collect();
-            long t0 = System.nanoTime();
-            LongIndex loaded = io.load(file);
-            double loadSeconds = since(t0);
-            check(loaded, "the index loaded from its snapshot", size, sum);
-            String built = io.kind(loaded);
-            if (!built.equals(kind)) {
-                loadKind = built;
+            double loadSeconds = load(size, sum);
+            double coldSeconds = Double.NaN;
+            if (evict(file)) {
+                progress.phase("cold load");
+                coldSeconds = load(size, sum);
             }
-            if (loaded instanceof NativeLongIndex n) {
-                n.close();
-            }
-            loaded = null;
 
             progress.phase("map");
             HeapMeter.collect();
-            t0 = System.nanoTime();
+            long t0 = System.nanoTime();
             LongIndex m = io.map(file);
             double mapMillis = since(t0) * 1e3;
             double lookupSeconds;
@@ -343,9 +364,27 @@ final class SnapshotBench {
             if (timed >= 0) {
                 save[timed] = saved;
                 load[timed] = loadSeconds;
+                coldLoad[timed] = coldSeconds;
                 map[timed] = mapMillis;
                 mapped[timed] = lookups.length / lookupSeconds / 1e6;
             }
+        }
+
+        /** One load of the file, timed, then checked against the original and dropped; its seconds. */
+        private double load(long size, long sum) throws IOException {
+            HeapMeter.collect();
+            long t0 = System.nanoTime();
+            LongIndex loaded = io.load(file);
+            double seconds = since(t0);
+            check(loaded, "the index loaded from its snapshot", size, sum);
+            String built = io.kind(loaded);
+            if (!built.equals(kind)) {
+                loadKind = built;
+            }
+            if (loaded instanceof NativeLongIndex n) {
+                n.close();
+            }
+            return seconds;
         }
 
         private void check(LongIndex back, String what, long size, long sum) {
@@ -370,8 +409,8 @@ final class SnapshotBench {
 
         @Override
         SnapshotFigures figures() {
-            return new SnapshotFigures(Row.STRUCTURE, s, d.name(), d.keyCount(), d.keyCount(), bytes, save, load, map,
-                    mapped, lookups.length, kind, loadKind);
+            return new SnapshotFigures(Row.STRUCTURE, s, d.name(), d.keyCount(), d.keyCount(), bytes, save, load,
+                    coldFigures(), map, mapped, lookups.length, kind, loadKind);
         }
     }
 
@@ -470,8 +509,24 @@ final class SnapshotBench {
             map = null;
             bytes = Files.size(file);
             progress.phase("load");
+            double loaded = load();
+            double coldSeconds = Double.NaN;
+            if (evict(file)) {
+                progress.phase("cold load");
+                coldSeconds = load();
+            }
+            Files.delete(file);
+            if (timed >= 0) {
+                save[timed] = saved;
+                load[timed] = loaded;
+                coldLoad[timed] = coldSeconds;
+            }
+        }
+
+        /** One read of the map, timed, then checked and dropped; its seconds. */
+        private double load() throws IOException {
             HeapMeter.collect();
-            t0 = System.nanoTime();
+            long t0 = System.nanoTime();
             Object back;
             try (ObjectInputStream in = new ObjectInputStream(new BufferedInputStream(new FileInputStream(
                     file.toFile()), 1 << 16))) {
@@ -479,15 +534,11 @@ final class SnapshotBench {
             } catch (ClassNotFoundException e) {
                 throw new IllegalStateException(e);
             }
-            double loaded = since(t0);
+            double seconds = since(t0);
             if (!(back instanceof TreeMap<?, ?> m) || m.size() != n || EntryChecksum.of(treeMap(m)) != sum) {
                 throw mismatch(name(), "the TreeMap read back is not the one written");
             }
-            Files.delete(file);
-            if (timed >= 0) {
-                save[timed] = saved;
-                load[timed] = loaded;
-            }
+            return seconds;
         }
 
         @SuppressWarnings("unchecked")
@@ -507,7 +558,7 @@ final class SnapshotBench {
         @Override
         SnapshotFigures figures() {
             return new SnapshotFigures(Row.TREEMAP_SERIALIZATION, null, d.name(), d.keyCount(), n, bytes, save, load,
-                    new double[0], new double[0], 0, null, null);
+                    coldFigures(), new double[0], new double[0], 0, null, null);
         }
     }
 
@@ -537,19 +588,31 @@ final class SnapshotBench {
             double saved = since(t0);
             bytes = Files.size(keysFile) + Files.size(valuesFile);
             progress.phase("load");
-            HeapMeter.collect();
-            t0 = System.nanoTime();
-            long[] keys = BinIO.loadLongs(keysFile.toFile(), ByteOrder.nativeOrder());
-            long[] vals = BinIO.loadLongs(valuesFile.toFile(), ByteOrder.nativeOrder());
-            double loaded = since(t0);
-            if (!Arrays.equals(keys, d.loaded()) || !Arrays.equals(vals, values)) {
-                throw mismatch(name(), "the arrays read back are not the ones written");
+            double loaded = load();
+            double coldSeconds = Double.NaN;
+            if (evict(keysFile, valuesFile)) {
+                progress.phase("cold load");
+                coldSeconds = load();
             }
             cleanUp();
             if (timed >= 0) {
                 save[timed] = saved;
                 load[timed] = loaded;
+                coldLoad[timed] = coldSeconds;
             }
+        }
+
+        /** One read of both arrays, timed, then checked and dropped; its seconds. */
+        private double load() throws IOException {
+            HeapMeter.collect();
+            long t0 = System.nanoTime();
+            long[] keys = BinIO.loadLongs(keysFile.toFile(), ByteOrder.nativeOrder());
+            long[] vals = BinIO.loadLongs(valuesFile.toFile(), ByteOrder.nativeOrder());
+            double seconds = since(t0);
+            if (!Arrays.equals(keys, d.loaded()) || !Arrays.equals(vals, values)) {
+                throw mismatch(name(), "the arrays read back are not the ones written");
+            }
+            return seconds;
         }
 
         private static void store(long[] a, Path f) throws IOException {
@@ -573,7 +636,7 @@ final class SnapshotBench {
         @Override
         SnapshotFigures figures() {
             return new SnapshotFigures(Row.BINIO, null, d.name(), d.keyCount(), d.keyCount(), bytes, save, load,
-                    new double[0], new double[0], 0, null, null);
+                    coldFigures(), new double[0], new double[0], 0, null, null);
         }
     }
 
@@ -621,22 +684,34 @@ final class SnapshotBench {
             }
             double written = since(t0);
             progress.phase("read");
-            t0 = System.nanoTime();
+            double readSeconds = read();
+            double coldSeconds = Double.NaN;
+            if (evict(file)) {
+                progress.phase("cold read");
+                coldSeconds = read();
+            }
+            Files.delete(file);
+            if (timed >= 0) {
+                save[timed] = written;
+                load[timed] = readSeconds;
+                coldLoad[timed] = coldSeconds;
+            }
+        }
+
+        /** One sequential read of the whole file; its seconds. */
+        private double read() throws IOException {
+            long t0 = System.nanoTime();
             long read = 0;
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
                 for (int got; (got = ch.read(in.clear())) >= 0; ) {
                     read += got;
                 }
             }
-            double readSeconds = since(t0);
+            double seconds = since(t0);
             if (read != bytes) {
                 throw new IOException("read " + read + " bytes of " + file + " back, wrote " + bytes);
             }
-            Files.delete(file);
-            if (timed >= 0) {
-                save[timed] = written;
-                load[timed] = readSeconds;
-            }
+            return seconds;
         }
 
         @Override
@@ -650,8 +725,8 @@ final class SnapshotBench {
 
         @Override
         SnapshotFigures figures() {
-            return new SnapshotFigures(Row.DISK, null, d.name(), d.keyCount(), 0, bytes, save, load, new double[0],
-                    new double[0], 0, null, null);
+            return new SnapshotFigures(Row.DISK, null, d.name(), d.keyCount(), 0, bytes, save, load, coldFigures(),
+                    new double[0], new double[0], 0, null, null);
         }
     }
 }

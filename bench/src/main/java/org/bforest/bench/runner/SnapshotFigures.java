@@ -15,7 +15,10 @@ import org.bforest.bench.structures.Structure;
  *                    {@value SnapshotBench#MAX_SERIALIZED}); 0 for the disk row
  * @param bytes       the file's length (both files for {@link Row#BINIO})
  * @param saveSeconds each repetition's save (the disk row: its write, with {@code force})
- * @param loadSeconds each repetition's load (the disk row: its read)
+ * @param loadSeconds each repetition's load (the disk row: its read), of a file just written, so
+ *                    from the page cache
+ * @param coldLoadSeconds each repetition's load (read) again, the file's pages dropped from the page
+ *                    cache first ({@link PageCache}); empty where they could not be
  * @param mapMillis   each repetition's {@code Indexes.map} until it returned; empty but on a structure's row
  * @param mappedMops  each repetition's lookups on the mapped index, Mops/s; empty but on a structure's row
  * @param lookups     the lookups timed on the mapped index (workload A's), 0 but on a structure's row
@@ -24,7 +27,8 @@ import org.bforest.bench.structures.Structure;
  * @param loadKind    what it built, when that differs from {@code kind}; else null
  */
 public record SnapshotFigures(Row row, Structure structure, String dataset, int keys, long entries, long bytes,
-                              double[] saveSeconds, double[] loadSeconds, double[] mapMillis, double[] mappedMops,
+                              double[] saveSeconds, double[] loadSeconds, double[] coldLoadSeconds,
+                              double[] mapMillis, double[] mappedMops,
                               int lookups, String kind, String loadKind) {
 
     /** What a row measured, and its name in the table and the CSV's structure column. */
@@ -87,6 +91,23 @@ public record SnapshotFigures(Row row, Structure structure, String dataset, int 
     /** File bytes over the median load, in 10^9 bytes a second. */
     public double loadGbps() {
         return bytes / load() / 1e9;
+    }
+
+    public double coldLoad() {
+        return median(coldLoadSeconds);
+    }
+
+    public double coldLoadMin() {
+        return min(coldLoadSeconds);
+    }
+
+    public double coldLoadMax() {
+        return max(coldLoadSeconds);
+    }
+
+    /** File bytes over the median cold load, in 10^9 bytes a second; NaN without cold loads. */
+    public double coldLoadGbps() {
+        return bytes / coldLoad() / 1e9;
     }
 
     /** Entries loaded a second (the load's speed in the file's own terms, whatever its format). */

@@ -48,8 +48,10 @@ class CsvWriterTest {
                 + "w_bytes_per_key_7,w_bytes_per_key_8,w_bytes_per_key_9,w_bytes_per_key_10,w_mops_1,w_mops_2,"
                 + "w_mops_3,w_mops_4,w_mops_5,w_mops_6,w_mops_7,w_mops_8,w_mops_9,w_mops_10,snap_entries,snap_bytes,"
                 + "snap_bytes_per_key,snap_save_s,snap_save_s_min,snap_save_s_max,snap_save_gbps,snap_load_s,"
-                + "snap_load_s_min,snap_load_s_max,snap_load_gbps,snap_map_ms,snap_map_ms_min,snap_map_ms_max,"
-                + "snap_mapped_vs_a,snap_save_vs_disk,snap_load_vs_disk,snap_load_vs_treemap,snap_kind,snap_load_kind",
+                + "snap_load_s_min,snap_load_s_max,snap_load_gbps,snap_cold_load_s,snap_cold_load_s_min,"
+                + "snap_cold_load_s_max,snap_cold_load_gbps,snap_map_ms,snap_map_ms_min,snap_map_ms_max,"
+                + "snap_mapped_vs_a,snap_save_vs_disk,snap_load_vs_disk,snap_cold_load_vs_disk,snap_load_vs_treemap,"
+                + "snap_kind,snap_load_kind",
                 lines[0]);
     }
 
@@ -62,8 +64,8 @@ class CsvWriterTest {
         int batched = 0;
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1); // commas outside quotes
-            assertEquals(59, f.length, line);
-            for (int c = 18; c < 59; c++) {
+            assertEquals(64, f.length, line);
+            for (int c = 18; c < 64; c++) {
                 assertEquals("", f[c], "workload W's and --snapshot's columns, empty on the other workloads' rows: "
                         + line);
             }

@@ -18,6 +18,7 @@ import org.bforest.bench.BenchException;
 import org.bforest.bench.cli.OptionsParser;
 import org.bforest.bench.cli.ProgressMode;
 import org.bforest.bench.runner.BenchmarkRunner;
+import org.bforest.bench.runner.PageCache;
 import org.bforest.bench.runner.Progress;
 import org.bforest.bench.runner.RunSummary;
 import org.bforest.bench.runner.SnapshotFigures;
@@ -63,6 +64,7 @@ class SnapshotReportTest {
         for (SnapshotFigures f : run.snapshots()) {
             assertEquals(2, f.saveSeconds().length, f.name());
             assertTrue(f.bytes() > 0 && f.save() > 0 && f.load() > 0 && f.saveGbps() > 0 && f.loadGbps() > 0, f.name());
+            assertEquals(PageCache.supported(), f.coldLoadSeconds().length == 2 && f.coldLoad() > 0, f.name());
             if (f.row() == Row.STRUCTURE) {
                 assertEquals(10_000, f.entries());
                 assertEquals(2_000, f.lookups());
@@ -102,15 +104,15 @@ class SnapshotReportTest {
         String table = ResultTable.render(run);
         assertTrue(table.contains("Snapshots on uniform at 10K keys (--snapshot): median of 2 repetitions"), table);
         String block = table.substring(table.indexOf("Snapshots on"));
-        for (String h : List.of("MB", "B/key", "save s", "load s", "map ms", "mapped A Mops/s", "vs A", "save/disk",
-                "load/disk", "load vs TreeMap")) {
+        for (String h : List.of("MB", "B/key", "save s", "load s", "cold load s", "map ms", "mapped A Mops/s", "vs A",
+                "save/disk", "load/disk", "cold/disk", "load vs TreeMap", "load kind")) {
             assertTrue(block.contains(h), h + " in " + block);
         }
         String bstree = line(block, "bstree ");
         // The ratios: mapped vs A, save/disk, load/disk, load vs TreeMap; then the kind Indexes.load builds
-        assertTrue(bstree.matches(".*( +[0-9.]+x){4}  BS_TREE\\(fill 0\\.75\\)$"), bstree);
+        assertTrue(bstree.matches(".*( +[0-9.]+x){5}  BS_TREE\\(fill 0\\.75\\)$") || !PageCache.supported(), bstree);
         assertTrue(line(block, "bstree-set ").endsWith("BS_TREE_KEY_ONLY(fill 0.75)"), block);
-        assertTrue(line(block, "disk ").contains("write, read"), block);
+        assertTrue(line(block, "disk ").endsWith("write, read, cold read"), block);
         assertFalse(block.contains("treemap "), "a peer has no snapshot: " + block);
         assertTrue(TextReport.render(run).contains("--snapshot: after each dataset's cells"), "protocol");
     }
@@ -126,14 +128,14 @@ class SnapshotReportTest {
         CsvWriter.write(run, sb);
         List<String> lines = sb.toString().lines().toList();
         String[] header = lines.get(0).split(",");
-        assertEquals(59, header.length);
-        assertEquals(List.of(header).subList(39, 59), SnapshotTables.CSV_COLUMNS);
+        assertEquals(64, header.length);
+        assertEquals(List.of(header).subList(39, 64), SnapshotTables.CSV_COLUMNS);
         int snapshots = 0;
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1); // commas outside quotes
-            assertEquals(59, f.length, line);
+            assertEquals(64, f.length, line);
             if (!f[2].equals("snapshot")) {
-                for (int c = 39; c < 59; c++) {
+                for (int c = 39; c < 64; c++) {
                     assertEquals("", f[c], "snapshot columns empty on a cell's row: " + line);
                 }
                 continue;
@@ -148,10 +150,12 @@ class SnapshotReportTest {
             // save s, save GB/s, load s, load GB/s
             assertTrue(Double.parseDouble(f[42]) > 0 && Double.parseDouble(f[45]) > 0 && Double.parseDouble(f[46]) > 0
                     && Double.parseDouble(f[49]) > 0, line);
-            for (int c = 53; c <= 57; c++) {
-                assertEquals(structure, !f[c].isEmpty(), header[c] + ": " + line);
+            // mapped vs A, save/disk, load/disk, (cold/disk,) load vs TreeMap, kind
+            for (int c = 57; c <= 62; c++) {
+                assertEquals(structure && (c != 60 || PageCache.supported()), !f[c].isEmpty(), header[c] + ": " + line);
             }
-            assertEquals(structure, !f[50].isEmpty(), "map ms: " + line);
+            assertEquals(PageCache.supported(), !f[50].isEmpty() && !f[53].isEmpty(), "cold load: " + line);
+            assertEquals(structure, !f[54].isEmpty(), "map ms: " + line);
             assertEquals(!f[0].equals("disk"), !f[39].isEmpty(), "entries: " + line);
         }
         assertEquals(5, snapshots);
