@@ -293,7 +293,11 @@ final class SnapshotTables {
         return Double.isFinite(v) ? String.format(Locale.ROOT, "%.2f", v) : "-";
     }
 
+    /** "1.23x"; below 0.1, three significant digits ("0.00412x"), so that a small ratio does not read 0. */
     private static String ratio(double v) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.2fx", v) : "-";
+        if (!Double.isFinite(v)) {
+            return "-";
+        }
+        return (v >= 0.1 ? String.format(Locale.ROOT, "%.2f", v) : significant(v)) + "x";
     }
 }

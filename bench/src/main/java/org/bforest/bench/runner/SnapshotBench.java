@@ -245,8 +245,19 @@ final class SnapshotBench {
         /** Repetition {@code r} (warm-ups first); its times go to index {@code timed}, none when -1. */
         abstract void repetition(int r, int timed) throws IOException;
 
+        /** The files the row writes. */
+        abstract List<Path> files();
+
         /** Deletes what the row wrote (also after a failure). */
-        abstract void cleanUp();
+        final void cleanUp() {
+            for (Path f : files()) {
+                try {
+                    Files.deleteIfExists(f);
+                } catch (IOException e) {
+                    notes.add("--snapshot: could not delete " + f + " (" + e + ")");
+                }
+            }
+        }
 
         abstract SnapshotFigures figures();
 
@@ -287,6 +298,11 @@ final class SnapshotBench {
         StructureRun(Structure s) {
             this.s = s;
             this.file = file(s.cliName() + ".snapshot");
+        }
+
+        @Override
+        List<Path> files() {
+            return List.of(file);
         }
 
         @Override
@@ -399,15 +415,6 @@ final class SnapshotBench {
         }
 
         @Override
-        void cleanUp() {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException e) {
-                notes.add("--snapshot: could not delete " + file + " (" + e + ")");
-            }
-        }
-
-        @Override
         SnapshotFigures figures() {
             return new SnapshotFigures(Row.STRUCTURE, s, d.name(), d.keyCount(), d.keyCount(), bytes, save, load,
                     coldFigures(), map, mapped, lookups.length, kind, loadKind);
@@ -487,6 +494,11 @@ final class SnapshotBench {
         }
 
         @Override
+        List<Path> files() {
+            return List.of(file);
+        }
+
+        @Override
         String name() {
             return Row.TREEMAP_SERIALIZATION.label();
         }
@@ -547,15 +559,6 @@ final class SnapshotBench {
         }
 
         @Override
-        void cleanUp() {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException e) {
-                notes.add("--snapshot: could not delete " + file + " (" + e + ")");
-            }
-        }
-
-        @Override
         SnapshotFigures figures() {
             return new SnapshotFigures(Row.TREEMAP_SERIALIZATION, null, d.name(), d.keyCount(), n, bytes, save, load,
                     coldFigures(), new double[0], new double[0], 0, null, null);
@@ -571,6 +574,11 @@ final class SnapshotBench {
     private final class BinIoRun extends RowRun {
         private final Path keysFile = file("binio-keys.bin");
         private final Path valuesFile = file("binio-values.bin");
+
+        @Override
+        List<Path> files() {
+            return List.of(keysFile, valuesFile);
+        }
 
         @Override
         String name() {
@@ -624,16 +632,6 @@ final class SnapshotBench {
         }
 
         @Override
-        void cleanUp() {
-            try {
-                Files.deleteIfExists(keysFile);
-                Files.deleteIfExists(valuesFile);
-            } catch (IOException e) {
-                notes.add("--snapshot: could not delete a BinIO file in " + dir + " (" + e + ")");
-            }
-        }
-
-        @Override
         SnapshotFigures figures() {
             return new SnapshotFigures(Row.BINIO, null, d.name(), d.keyCount(), d.keyCount(), bytes, save, load,
                     coldFigures(), new double[0], new double[0], 0, null, null);
@@ -657,6 +655,11 @@ final class SnapshotBench {
             while (out.remaining() >= Long.BYTES) {
                 out.putLong(SplitMix64.mix(x++));
             }
+        }
+
+        @Override
+        List<Path> files() {
+            return List.of(file);
         }
 
         @Override
@@ -712,15 +715,6 @@ final class SnapshotBench {
                 throw new IOException("read " + read + " bytes of " + file + " back, wrote " + bytes);
             }
             return seconds;
-        }
-
-        @Override
-        void cleanUp() {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException e) {
-                notes.add("--snapshot: could not delete " + file + " (" + e + ")");
-            }
         }
 
         @Override
