@@ -194,6 +194,19 @@ class SnapshotFailedWriteTest {
         assertEquals(List.of(file.getFileName().toString()), SnapshotFiles.names(dir), "no temporary file is left");
     }
 
+    /**
+     * A file name as long as the file system allows (255 bytes on the usual Linux ones): the file
+     * itself can be created, so a snapshot into it must work too, whatever name the temporary
+     * file beside it takes.
+     */
+    @Test
+    void longestFileName() throws IOException {
+        Path longest = dir.resolve("s".repeat(250) + ".snap");
+        Files.write(longest, previous);
+        next.snapshot(longest);
+        assertEquals(NEW_KEYS, Indexes.verifySnapshot(longest).keys());
+    }
+
     /** {@code size()} only sizes the blocks: a wrong one still gives a whole, correct snapshot. */
     @Test
     void sizeIsOnlyAHint() throws IOException {
