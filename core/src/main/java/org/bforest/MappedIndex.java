@@ -183,7 +183,9 @@ final class MappedIndex implements NativeLongIndex {
                     z &= (int) (seg.get(LE_LONG, node) | seg.get(LE_LONG, node + 64));
                 }
                 for (int i = 0; i < n; i++) {
-                    at[i] = at[i] * FANOUT + NodeSearch.succGT(seg, level + at[i] * NODE * 8, keys[from + i]) + z;
+                    // Long.MAX_VALUE's answer is the header's; it descends as the key below it, in bounds
+                    long probe = Math.min(keys[from + i], Long.MAX_VALUE - 1);
+                    at[i] = at[i] * FANOUT + NodeSearch.succGT(seg, level + at[i] * NODE * 8, probe) + z;
                 }
             }
             for (int i = 0; i < n && stored > 0; i++) {
