@@ -370,7 +370,10 @@ public final class Indexes {
      * @throws IOException              if it cannot be read
      */
     public static LongIndex load(Path file) throws IOException {
-        SnapshotReader.Entries e = SnapshotReader.read(Objects.requireNonNull(file, "file"), true);
+        return load(Objects.requireNonNull(file, "file"), SnapshotReader.read(file, true));
+    }
+
+    private static LongIndex load(Path file, SnapshotReader.Entries e) throws IOException {
         IndexKind k = e.header().kind();
         try {
             return switch (k.family()) {
@@ -400,11 +403,8 @@ public final class Indexes {
      */
     public static LongIndex load(Path file, IndexKind.Family expected) throws IOException {
         Objects.requireNonNull(expected, "expected");
-        IndexKind found = snapshotInfo(file).kind();
-        if (found.family() != expected) {
-            throw new SnapshotKindException(file, expected, found);
-        }
-        return load(file);
+        // the kind of the file that is read, not of one read before it (a new snapshot may replace it)
+        return load(file, SnapshotReader.read(Objects.requireNonNull(file, "file"), true, expected));
     }
 
     /**

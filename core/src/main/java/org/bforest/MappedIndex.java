@@ -227,6 +227,7 @@ final class MappedIndex implements NativeLongIndex {
     @Override
     public boolean get(long key, long[] value) {
         live();
+        BatchArguments.checkOut(value, "value");
         if (!containsKey(key)) {
             return false;
         }
@@ -236,11 +237,13 @@ final class MappedIndex implements NativeLongIndex {
 
     @Override
     public long defaultReturnValue() {
+        live();
         return defaultReturnValue;
     }
 
     @Override
     public void defaultReturnValue(long value) {
+        live();
         defaultReturnValue = value;
     }
 
@@ -337,11 +340,13 @@ final class MappedIndex implements NativeLongIndex {
 
     @Override
     public IndexKind kind() {
+        live();
         return header.kind();
     }
 
     @Override
     public NavigableMap<Long, Long> asNavigableMap() {
+        live();
         return LongIndexViews.asNavigableMap(this);
     }
 
@@ -354,6 +359,59 @@ final class MappedIndex implements NativeLongIndex {
 
     @Override
     public long remove(long key) {
+        throw readOnly();
+    }
+
+    // Every write throws, also one that would change nothing (an absent key's remove, an empty
+    // batch): a read-only index says so whatever the arguments.
+
+    @Override
+    public boolean upsert(long key, long value) {
+        throw readOnly();
+    }
+
+    @Override
+    public boolean delete(long key) {
+        throw readOnly();
+    }
+
+    @Override
+    public void putAll(long[] keys, long[] values) {
+        throw readOnly();
+    }
+
+    @Override
+    public long removeAll(long[] keys) {
+        throw readOnly();
+    }
+
+    @Override
+    public boolean put(long key, long value, long[] previous) {
+        throw readOnly();
+    }
+
+    @Override
+    public boolean remove(long key, long[] previous) {
+        throw readOnly();
+    }
+
+    @Override
+    public boolean putIfAbsent(long key, long value, long[] present) {
+        throw readOnly();
+    }
+
+    @Override
+    public boolean replace(long key, long value, long[] previous) {
+        throw readOnly();
+    }
+
+    @Override
+    public boolean replace(long key, long expected, long value) {
+        throw readOnly();
+    }
+
+    @Override
+    public boolean remove(long key, long expected) {
         throw readOnly();
     }
 
@@ -422,11 +480,13 @@ final class MappedIndex implements NativeLongIndex {
 
         @Override
         public boolean next() {
+            live();
             return p >= 0 && at(p + 1);
         }
 
         @Override
         public boolean previous() {
+            live();
             return p >= 0 && at(p - 1);
         }
 

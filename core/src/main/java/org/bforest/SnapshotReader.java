@@ -71,9 +71,20 @@ final class SnapshotReader {
 
     /** Checks every block of {@code file}; copies the entries out when {@code copy}. */
     static Entries read(Path file, boolean copy) throws IOException {
+        return read(file, copy, null);
+    }
+
+    /**
+     * {@link #read(Path, boolean)} of a snapshot that must be of {@code expected}'s family (any
+     * when null), checked in the header before the data is read.
+     */
+    static Entries read(Path file, boolean copy, IndexKind.Family expected) throws IOException {
         Opened o = open(file);
         try (FileChannel ch = o.channel(); Arena arena = Arena.ofConfined()) {
             SnapshotFormat.Header h = o.header();
+            if (expected != null && h.kind().family() != expected) {
+                throw new SnapshotKindException(file, expected, h.kind());
+            }
             long stored = h.stored();
             long[] keys = null;
             long[] values = null;

@@ -102,13 +102,13 @@ final class SnapshotWriter implements LongEntryConsumer {
             ch.force(true);
         } catch (Throwable e) {
             // whatever ends the write (a checked exception a forEach did not declare too)
-            Files.deleteIfExists(tmp);
+            removeQuietly(tmp, e);
             throw e;
         }
         try {
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
-            Files.deleteIfExists(tmp);
+            removeQuietly(tmp, e);
             throw e;
         }
         // the rename is durable once the folder's entry is on disk
@@ -116,6 +116,15 @@ final class SnapshotWriter implements LongEntryConsumer {
             d.force(true);
         } catch (IOException e) {
             // a file system that cannot open a folder for reading: the rename stands, not yet forced
+        }
+    }
+
+    /** Deletes the temporary file; a failure to is added to {@code cause}, which stays the one thrown. */
+    private static void removeQuietly(Path tmp, Throwable cause) {
+        try {
+            Files.deleteIfExists(tmp);
+        } catch (IOException e) {
+            cause.addSuppressed(e);
         }
     }
 
