@@ -3,6 +3,7 @@ package org.bforest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import org.bforest.bminus.BMinusTrees;
 import org.bforest.bplus.BPlusTrees;
 import org.bforest.bstree.BSTrees;
@@ -404,6 +405,25 @@ public final class Indexes {
             throw new SnapshotKindException(file, expected, found);
         }
         return load(file);
+    }
+
+    /**
+     * Builds an index of the caller's choice from a snapshot's entries, every block's checksum
+     * checked first: for a kind {@link #load(Path)} cannot build by itself (the OpenCL trees:
+     * {@code Indexes.load(file, OpenClIndexes::gpuBTree)}), or to load into another structure.
+     *
+     * @param file  a snapshot file
+     * @param build given the sorted keys and their values ({@code null} for a key-only snapshot),
+     *              builds the index; the arrays are the caller's to keep
+     * @param <T>   the index type
+     * @return what {@code build} returned
+     * @throws CorruptSnapshotException if the file is not a complete, intact snapshot
+     * @throws IOException              if it cannot be read
+     */
+    public static <T extends LongIndex> T load(Path file, BiFunction<long[], long[], T> build) throws IOException {
+        Objects.requireNonNull(build, "build");
+        SnapshotReader.Entries e = SnapshotReader.read(Objects.requireNonNull(file, "file"), true);
+        return build.apply(e.keys(), e.values());
     }
 
     /**

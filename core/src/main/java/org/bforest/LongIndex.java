@@ -622,7 +622,7 @@ public interface LongIndex {
      * @throws IOException       if the folder cannot be written; the previous file is untouched
      */
     default void snapshot(Path file) throws IOException {
-        SnapshotWriter.write(this, Objects.requireNonNull(file, "file"));
+        SnapshotWriter.write(Objects.requireNonNull(file, "file"), kind(), size(), this::forEach);
     }
 
     /**

@@ -18,11 +18,11 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
 /**
- * Writes a snapshot ({@link SnapshotFormat}) of any {@link LongIndex} from one pass of its
- * {@code forEach}: the entries go into data blocks as they come (a direct buffer of a few blocks,
+ * Writes a snapshot ({@link SnapshotFormat}) of any index from one pass of its {@code forEach}: the entries go into data blocks as they come (a direct buffer of a few blocks,
  * each block's CRC taken before it is written), the leaves' first keys are kept to build the inner
  * levels at the end, then the block table and, last, the header. All of it into a temporary file
  * beside the target, forced to disk, then renamed over the target in one atomic step and the folder
@@ -71,19 +71,24 @@ final class SnapshotWriter implements LongEntryConsumer {
         this.segment = MemorySegment.ofBuffer(buffer);
     }
 
-    /** Writes {@code index} to {@code file} as described above; the index is only read. */
-    static void write(LongIndex index, Path file) throws IOException {
+    /**
+     * Writes the entries {@code forEach} gives (in ascending key order) to {@code file}, as
+     * described above; the index's own {@code forEach}, so the index is only read.
+     *
+     * @param sizeHint the index's size, or an estimate: it sizes the blocks of a small snapshot
+     */
+    static void write(Path file, IndexKind kind, long sizeHint, Consumer<LongEntryConsumer> forEach)
+            throws IOException {
         if (Files.isDirectory(file)) {
             throw new SnapshotException(file, "is a directory, not a snapshot file");
         }
         Path dir = file.toAbsolutePath().getParent();
         Path tmp = dir.resolve("." + file.getFileName() + ".tmp-"
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()));
-        IndexKind kind = index.kind();
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            SnapshotWriter w = new SnapshotWriter(ch, kind.storesValues(), index.size());
+            SnapshotWriter w = new SnapshotWriter(ch, kind.storesValues(), sizeHint);
             try {
-                index.forEach(w);
+                forEach.accept(w);
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }
