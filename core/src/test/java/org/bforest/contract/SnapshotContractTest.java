@@ -52,7 +52,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>the header says the kind, the key count, whether values are stored and the file's length,
  *       and {@code verifySnapshot} agrees once every block is checked;</li>
  *   <li>{@code load(file, family)} builds the right family and refuses every other with a
- *       {@link SnapshotKindException} naming what the file holds;</li>
+ *       {@link SnapshotKindException} naming what the file holds; {@code load(file, build)} hands
+ *       the implementation's own bulk load the entries (how the OpenCL trees are loaded);</li>
  *   <li>the index snapshotted is unchanged, and no temporary file is left beside the snapshot;</li>
  *   <li>a snapshot of the index {@link Indexes#map mapped} back is the same file, byte for byte;</li>
  *   <li>a second snapshot, of the index changed through its own updates, replaces the first.</li>
@@ -102,6 +103,12 @@ class SnapshotContractTest {
             assertLoadedKind(kind, loaded.kind(), "Indexes.load");
 
             assertContent(Indexes.load(file, kind.family()), model, "load(file, " + kind.family() + ")");
+            LongIndex rebuilt = Indexes.load(file, impl.bulk());
+            try {
+                assertContent(rebuilt, model, "load(file, " + impl + "'s bulk load)");
+            } finally {
+                SnapshotShapes.release(rebuilt);
+            }
             for (IndexKind.Family other : IndexKind.Family.values()) {
                 if (other != kind.family()) {
                     SnapshotKindException e = assertThrows(SnapshotKindException.class, () -> Indexes.load(file, other),
