@@ -1,6 +1,5 @@
 package org.bforest.contract;
 
-import static org.bforest.contract.IndexAssertions.ABSENTS;
 import static org.bforest.contract.IndexAssertions.assertNotValid;
 import static org.bforest.contract.IndexAssertions.assertWalk;
 import static org.bforest.contract.SnapshotContractTest.assertContent;

@@ -332,7 +332,7 @@ class SnapshotContractTest {
         int wrong = 0;
         IndexKind got = null;
         try {
-            long end = System.nanoTime() + 1_500_000_000L;
+            long end = System.nanoTime() + 1_000_000_000L;
             while (System.nanoTime() < end && wrong == 0) {
                 try {
                     LongIndex index = Indexes.load(file, IndexKind.Family.BS_TREE);
