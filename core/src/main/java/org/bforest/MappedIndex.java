@@ -10,11 +10,13 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.kernel.Prefetch;
+import org.bforest.util.BatchArguments;
 import org.bforest.util.Bounds;
 
 /**
@@ -28,8 +30,13 @@ import org.bforest.util.Bounds;
  * <p>Opening reads and checks the header and the block table only; the data blocks are trusted
  * (check them with {@link Indexes#verifySnapshot}). The mapping is of a shared arena, so any
  * number of threads may read at once; {@link #close()} unmaps it, after which every call throws.
+ * The file must not be truncated while it is mapped (the JVM then fails the read with an
+ * {@code InternalError}); a new snapshot written over it is a new file, and the mapping keeps the
+ * old bytes.
  */
 final class MappedIndex implements NativeLongIndex {
+    /** Keys a lock-step group of {@link #getAll}: as many misses as the memory serves at once. */
+    private static final int GROUP = 16;
     private final Path file;
     private final Arena arena;
     private final MemorySegment seg;
@@ -154,6 +161,50 @@ final class MappedIndex implements NativeLongIndex {
             return absent;
         }
         return values ? seg.get(LE_LONG, leaf + 8L * (NODE + r)) : 0;
+    }
+
+    /**
+     * Look-ups in groups of {@link #GROUP} descending in lock-step, as the trees' batches do: each
+     * level's nodes of the whole group are touched before any is searched, so their misses
+     * overlap; the leaves' four lines (keys and values) the same way.
+     */
+    @Override
+    public void getAll(long[] keys, long[] out, long absent) {
+        live();
+        BatchArguments.checkGetAll(keys, out);
+        long[] at = new long[GROUP];
+        for (int from = 0; from < keys.length; from += GROUP) {
+            int n = Math.min(GROUP, keys.length - from);
+            Arrays.fill(at, 0, n, 0);
+            int z = Prefetch.zero();
+            for (long level : levelAt) {
+                for (int i = 0; i < n; i++) {
+                    long node = level + at[i] * NODE * 8;
+                    z &= (int) (seg.get(LE_LONG, node) | seg.get(LE_LONG, node + 64));
+                }
+                for (int i = 0; i < n; i++) {
+                    at[i] = at[i] * FANOUT + NodeSearch.succGT(seg, level + at[i] * NODE * 8, keys[from + i]) + z;
+                }
+            }
+            for (int i = 0; i < n && stored > 0; i++) {
+                long leaf = leafAt(at[i]);
+                z &= (int) (seg.get(LE_LONG, leaf) | seg.get(LE_LONG, leaf + 64));
+                if (values) {
+                    z &= (int) (seg.get(LE_LONG, leaf + 128) | seg.get(LE_LONG, leaf + 192));
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                long key = keys[from + i];
+                if (key == Long.MAX_VALUE || stored == 0) {
+                    out[from + i] = hasMax && key == Long.MAX_VALUE ? maxValue : absent;
+                    continue;
+                }
+                long leaf = leafAt(at[i]);
+                int r = NodeSearch.succGE(seg, leaf, key) + z;
+                out[from + i] = r == NODE || seg.get(LE_LONG, leaf + 8L * r) != key ? absent
+                        : values ? seg.get(LE_LONG, leaf + 8L * (NODE + r)) : 0;
+            }
+        }
     }
 
     @Override

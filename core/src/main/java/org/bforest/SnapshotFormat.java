@@ -163,11 +163,12 @@ final class SnapshotFormat {
             throw new CorruptSnapshotException(file, "is not a bforest snapshot (its first bytes are not the magic number)");
         }
         int version = b.getInt(8);
-        if (version != VERSION) {
+        boolean intact = b.getInt(HEADER_CRC) == crc(b, 0, HEADER_CRC);
+        if (version != VERSION && intact) {
             throw new CorruptSnapshotException(file, "is a snapshot of format version " + version
                     + ", this bforest reads version " + VERSION);
         }
-        if (b.getInt(HEADER_CRC) != crc(b, 0, HEADER_CRC)) {
+        if (!intact) {
             throw new CorruptSnapshotException(file, "has a damaged header (its checksum does not match)");
         }
         long fileBytes = b.getLong(16);
@@ -197,12 +198,16 @@ final class SnapshotFormat {
                     b.getLong(40), b.getInt(36), levelNodes, b.getInt(TABLE_CRC), fileBytes);
             checkLayout(h);
             return h;
-        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+        } catch (IllegalArgumentException | IndexOutOfBoundsException | ArithmeticException e) {
             throw new CorruptSnapshotException(file, "has a header no snapshot can have (" + e.getMessage() + ")");
         }
     }
 
     private static void checkLayout(Header h) {
+        // every entry takes 8 bytes at least: a larger count is damage, and the sums below cannot wrap
+        if (h.keys() > h.fileBytes() / 8 + 1) {
+            throw new IllegalArgumentException("more keys than the file can hold");
+        }
         if (h.keys() < 0 || h.stored() < 0 || h.blockEntries() < NODE || h.blockEntries() > MAX_BLOCK_ENTRIES
                 || h.blockEntries() % NODE != 0 || !h.values() && h.kind().storesValues()
                 || h.values() && !h.kind().storesValues()) {

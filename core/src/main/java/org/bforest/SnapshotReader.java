@@ -6,6 +6,7 @@ import static org.bforest.SnapshotFormat.NODE;
 import static org.bforest.kernel.ScalarSearch.LE_LONG;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -71,7 +72,7 @@ final class SnapshotReader {
     /** Checks every block of {@code file}; copies the entries out when {@code copy}. */
     static Entries read(Path file, boolean copy) throws IOException {
         Opened o = open(file);
-        try (FileChannel ch = o.channel()) {
+        try (FileChannel ch = o.channel(); Arena arena = Arena.ofConfined()) {
             SnapshotFormat.Header h = o.header();
             long stored = h.stored();
             long[] keys = null;
@@ -86,12 +87,13 @@ final class SnapshotReader {
             }
             int blockBytes = (int) h.blockBytes();
             int leafBytes = h.leafBytes();
-            int perRead = Math.max(1, READ_BYTES / blockBytes);
-            ByteBuffer buf = ByteBuffer.allocateDirect(perRead * blockBytes).order(ByteOrder.LITTLE_ENDIAN);
-            MemorySegment seg = MemorySegment.ofBuffer(buf);
+            long dataBytes = h.dataBytes();
+            int perRead = (int) Math.max(1, Math.min(READ_BYTES, dataBytes) / blockBytes);
+            // freed when the read ends, not when a collection finds the buffer
+            MemorySegment seg = arena.allocate((long) perRead * blockBytes, 64);
+            ByteBuffer buf = seg.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
             CRC32C crc = new CRC32C();
             long blocks = h.blocks();
-            long dataBytes = h.dataBytes();
             for (long b = 0; b < blocks; b += perRead) {
                 long from = b * blockBytes;
                 int len = (int) Math.min((long) perRead * blockBytes, dataBytes - from);
@@ -103,6 +105,16 @@ final class SnapshotReader {
                     if ((int) crc.getValue() != o.table()[(int) (b + i)]) {
                         throw damaged(file, "data block " + (b + i) + " of " + blocks,
                                 HEADER_BYTES + from + (long) i * blockBytes, bytes);
+                    }
+                }
+                if (from + len == dataBytes && stored % NODE != 0) {
+                    // the last leaf's padding: a key count that does not match the data is damage
+                    long last = len - leafBytes;
+                    for (long p = stored % NODE; p < NODE; p++) {
+                        if (seg.get(LE_LONG, last + 8 * p) != Long.MAX_VALUE) {
+                            throw new CorruptSnapshotException(file, "holds more entries than its header's "
+                                    + h.keys() + " keys");
+                        }
                     }
                 }
                 if (copy) {

@@ -8,6 +8,7 @@ import static org.bforest.kernel.ScalarSearch.LE_LONG;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -57,7 +58,7 @@ final class SnapshotWriter implements LongEntryConsumer {
     private boolean hasMax;
     private long maxValue;
 
-    private SnapshotWriter(FileChannel channel, boolean values, long sizeHint) {
+    private SnapshotWriter(FileChannel channel, Arena arena, boolean values, long sizeHint) {
         this.channel = channel;
         this.values = values;
         // small indexes get small blocks, so a snapshot of a few keys is a few KiB
@@ -66,9 +67,11 @@ final class SnapshotWriter implements LongEntryConsumer {
         this.leafBytes = values ? 2 * NODE * 8 : NODE * 8;
         this.leavesPerBlock = blockEntries / NODE;
         int blockBytes = leavesPerBlock * leafBytes;
-        this.leavesPerBuffer = Math.max(1, BUFFER_BYTES / blockBytes) * leavesPerBlock;
-        this.buffer = ByteBuffer.allocateDirect(leavesPerBuffer * leafBytes).order(ByteOrder.LITTLE_ENDIAN);
-        this.segment = MemorySegment.ofBuffer(buffer);
+        long expected = Math.max(1, (Math.max(0, sizeHint) + NODE - 1) / NODE) * leafBytes;
+        this.leavesPerBuffer = (int) Math.max(1, Math.min(BUFFER_BYTES, expected) / blockBytes) * leavesPerBlock;
+        // freed when the write ends, not when a collection finds the buffer
+        this.segment = arena.allocate((long) leavesPerBuffer * leafBytes, 64);
+        this.buffer = segment.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
@@ -83,10 +86,13 @@ final class SnapshotWriter implements LongEntryConsumer {
             throw new SnapshotException(file, "is a directory, not a snapshot file");
         }
         Path dir = file.toAbsolutePath().getParent();
-        Path tmp = dir.resolve("." + file.getFileName() + ".tmp-"
+        // a name the file system takes even when the target's is at its longest
+        String name = file.getFileName().toString();
+        Path tmp = dir.resolve("." + name.substring(0, Math.min(name.length(), 48)) + ".tmp-"
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()));
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            SnapshotWriter w = new SnapshotWriter(ch, kind.storesValues(), sizeHint);
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+             Arena arena = Arena.ofConfined()) {
+            SnapshotWriter w = new SnapshotWriter(ch, arena, kind.storesValues(), sizeHint);
             try {
                 forEach.accept(w);
             } catch (UncheckedIOException e) {
@@ -94,7 +100,8 @@ final class SnapshotWriter implements LongEntryConsumer {
             }
             w.finish(kind);
             ch.force(true);
-        } catch (IOException | RuntimeException | Error e) {
+        } catch (Throwable e) {
+            // whatever ends the write (a checked exception a forEach did not declare too)
             Files.deleteIfExists(tmp);
             throw e;
         }

@@ -13,12 +13,14 @@ import org.bforest.bench.output.Reports;
 import org.bforest.bench.runner.BenchmarkRunner;
 import org.bforest.bench.runner.Progress;
 import org.bforest.bench.runner.RunSummary;
+import org.bforest.bench.runner.SnapshotMismatchException;
 
 /**
  * {@code ./bforest bench [options]}: runs the benchmark and prints its table (see
  * {@code --help} or {@link OptionsParser#HELP}). The table goes to stdout; progress and notes
  * to stderr. Exit status 0 when it ran, 2 for a problem the user can fix (bad option, bad
- * dataset file), 1 for anything else.
+ * dataset file), 1 for anything else: among them a {@code --snapshot} read back that is not the
+ * index it was taken of.
  */
 public final class Main {
     private Main() {
@@ -63,6 +65,9 @@ public final class Main {
         } catch (BenchException e) {
             err.println("bforest bench: " + e.getMessage());
             return 2;
+        } catch (SnapshotMismatchException e) {
+            err.println("bforest bench: FAILED: " + e.getMessage());
+            return 1;
         } catch (OutOfMemoryError e) {
             err.println("bforest bench: ran out of heap (max " + Runtime.getRuntime().maxMemory() / 1_000_000
                     + " MB) outside a structure's run, e.g. generating the keys or operations; give the JVM more"

@@ -349,7 +349,7 @@ final class BSTree extends GappedTree {
 
     @Override
     public IndexKind kind() {
-        return IndexKind.bsTree(false, keyOnly, BSTrees.DEFAULT_LEAF_FILL);
+        return IndexKind.bsTree(false, keyOnly, bulkFill);
     }
 
     @Override

@@ -354,7 +354,7 @@ final class CBSTree extends GappedTree {
 
     @Override
     public IndexKind kind() {
-        return IndexKind.bsTree(true, false, BSTrees.DEFAULT_LEAF_FILL);
+        return IndexKind.bsTree(true, false, bulkFill);
     }
 
     @Override

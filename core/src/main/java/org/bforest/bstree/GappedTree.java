@@ -49,6 +49,9 @@ abstract sealed class GappedTree extends LeafChainIndex implements BSTreeIndex p
     /** Bumped by every leaf split, re-encoding and removal (with the inner levels' count, drives {@link #VERIFY}). */
     int structureChanges;
 
+    /** The fill the bulk load gave the leaves: what a snapshot records, so its load builds alike. */
+    double bulkFill = BSTrees.DEFAULT_LEAF_FILL;
+
     GappedTree(String name) {
         super(name);
         inner = new InnerLevels(name);
@@ -204,6 +207,7 @@ abstract sealed class GappedTree extends LeafChainIndex implements BSTreeIndex p
     final void load(long[] keys, long[] values, double leafFill) {
         checkFill(leafFill);
         int n = acceptBulk(keys, values);
+        bulkFill = leafFill;
         if (n == 0) {
             return;
         }

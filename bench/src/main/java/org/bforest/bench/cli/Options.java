@@ -21,12 +21,15 @@ import org.bforest.bench.workloads.Workload;
  *                    single-threaded, as a cell of its own (A/bN, B/bN, ...)
  * @param anchors     reference figures of outside programs ({@code --anchors}); {@link Anchors#NONE}
  *                    without the option
+ * @param snapshotDir where {@code --snapshot} writes its files (every bforest structure's snapshot,
+ *                    saved, loaded and mapped after the usual cells, beside the disk's own speed and
+ *                    the Java serializations), or null without the option
  */
 public record Options(List<Structure> structures, List<String> datasets, List<Integer> keys, int ops,
                       List<Workload> workloads, List<Integer> threads, Long seed, int reps, int warmups,
                       Path csv, Path reportDir, boolean sosdUnsignedShift, ProgressMode progress, String scale,
                       boolean help, ValueMode values, List<Integer> batches, BuildMode build,
-                      Anchors anchors) {
+                      Anchors anchors, Path snapshotDir) {
 
     /** The default run: every structure, workloads A to E, sized to finish in minutes. */
     public static final int DEFAULT_KEYS = 1_000_000;
@@ -45,6 +48,20 @@ public record Options(List<Structure> structures, List<String> datasets, List<In
         threads = List.copyOf(threads);
         batches = List.copyOf(batches);
         anchors = anchors == null ? Anchors.NONE : anchors;
+    }
+
+    /** Options without {@code --snapshot}. */
+    public Options(List<Structure> structures, List<String> datasets, List<Integer> keys, int ops,
+                   List<Workload> workloads, List<Integer> threads, Long seed, int reps, int warmups,
+                   Path csv, Path reportDir, boolean sosdUnsignedShift, ProgressMode progress, String scale,
+                   boolean help, ValueMode values, List<Integer> batches, BuildMode build, Anchors anchors) {
+        this(structures, datasets, keys, ops, workloads, threads, seed, reps, warmups, csv, reportDir,
+                sosdUnsignedShift, progress, scale, help, values, batches, build, anchors, null);
+    }
+
+    /** Whether {@code --snapshot} asked for the snapshot figures. */
+    public boolean snapshots() {
+        return snapshotDir != null;
     }
 
     /** Whether {@code --batch} asked for batched cells. */

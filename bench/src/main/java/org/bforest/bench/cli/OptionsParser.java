@@ -1,5 +1,6 @@
 package org.bforest.bench.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -143,7 +144,7 @@ public final class OptionsParser {
                                  bytes_per_key,mops_min,mops_max,reps,batch,
                                  bytes_per_key_after,values,commit,cpu,vector,
                                  w_bytes_per_key_load,w_bytes_per_key_1..10,
-                                 w_mops_1..10
+                                 w_mops_1..10,snap_... (below)
                                  The first nine as they always were (mops: the median). Then
                                  mops_min, mops_max: the slowest and fastest of the reps timed
                                  repetitions; batch: operations a batched call at most (0
@@ -157,7 +158,17 @@ public final class OptionsParser {
                                  w_...: workload W's rows only (empty on the others):
                                  bytes per live key after the bulk load and at the end of
                                  each tenth of the operations (own accounting, first timed
-                                 repetition), Mops/s of each tenth (the median)
+                                 repetition), Mops/s of each tenth (the median);
+                                 then, with --snapshot, its rows (workload "snapshot")
+                                 fill snap_entries,snap_bytes,snap_bytes_per_key,
+                                 snap_save_s(_min,_max),snap_save_gbps,
+                                 snap_load_s(_min,_max),snap_load_gbps,
+                                 snap_cold_load_s(_min,_max),snap_cold_load_gbps,
+                                 snap_map_ms(_min,_max),snap_mapped_vs_a,
+                                 snap_save_vs_disk,snap_load_vs_disk,
+                                 snap_cold_load_vs_disk,snap_load_vs_treemap,
+                                 snap_kind,snap_load_kind
+                                 (empty on the other rows; bench/README.md says more)
               --report DIR       write a report into DIR: index.html (a self-contained page with
                                  charts: throughput, memory per key, build time, ratios, every
                                  figure, notes, machine and JVM; with several --keys, a line
@@ -167,6 +178,25 @@ public final class OptionsParser {
                                  chart per workload, dataset and size of Mops/s against the
                                  batch size, the --anchors figures as dashed lines),
                                  results.csv and summary.txt
+              --snapshot DIR     after the usual cells, per dataset and number of keys: every
+                                 bforest structure of the run saved into DIR
+                                 (LongIndex.snapshot: a temp file, fsync, rename), loaded back
+                                 (Indexes.load: from the page cache, then cold, its pages
+                                 dropped first where Linux allows) and mapped (Indexes.map:
+                                 the time to open it, then workload A's lookups on the mapped
+                                 index, Mops/s, beside the structure's own A), each over the
+                                 repetitions, the file deleted between saves. The loaded
+                                 index must equal the original (size and a checksum of the
+                                 entries), or the run fails. Beside them, on the same
+                                 entries: the disk's own sequential write (with force) and
+                                 read (warm, then cold) of a file the size of the largest
+                                 snapshot, a TreeMap<Long,Long> through ObjectOutputStream/
+                                 ObjectInputStream (the first 10M entries at most) and
+                                 fastutil's BinIO.storeLongs/loadLongs of the keys and values
+                                 arrays. The peers (treemap, skiplist, fastutil,
+                                 sorted-array) have no snapshot. A "Snapshots" table per
+                                 dataset and size (and in the report); the CSV's rows of
+                                 workload "snapshot"
               --scale paper      the papers' scale: 150M keys, 50M operations (needs a large heap:
                                  set BFOREST_JVM_OPTS=-Xmx...; peers that cannot fit are skipped).
                                  --keys and --ops still override it. --scale default is the default
@@ -205,6 +235,7 @@ public final class OptionsParser {
         List<Integer> batches = List.of();
         Path anchors = null;
         BuildMode build = BuildMode.BULK;
+        Path snapshot = null;
 
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -220,7 +251,7 @@ public final class OptionsParser {
                 case "--sosd-unsigned-shift" -> shift = true;
                 case "--structures", "--dataset", "--datasets", "--keys", "--ops", "--workloads", "--threads",
                      "--seed", "--reps", "--warmup", "--csv", "--report", "--scale", "--progress", "--values",
-                     "--batch", "--build", "--anchors" -> {
+                     "--batch", "--build", "--anchors", "--snapshot" -> {
                     if (value == null) {
                         if (i + 1 >= args.length) {
                             throw new BenchException(name + " needs a value (see --help)");
@@ -246,6 +277,7 @@ public final class OptionsParser {
                             case "--build" -> build = BuildMode.parse(value);
                             case "--batch" -> batches = batches(name, value);
                             case "--anchors" -> anchors = Path.of(value);
+                            case "--snapshot" -> snapshot = snapshotDir(value);
                             default -> throw new AssertionError(name);
                         }
                     } catch (NumberFormatException e) {
@@ -266,7 +298,7 @@ public final class OptionsParser {
         // Read now, before anything runs: a malformed file should not cost a whole run first.
         Anchors a = anchors == null || help ? Anchors.NONE : Anchors.load(anchors);
         return new Options(structures, datasets, k, o, workloads, threads, seed, reps, warmups, csv, report, shift,
-                progress, scale, help, values, batches, build, a);
+                progress, scale, help, values, batches, build, a, snapshot);
     }
 
     /**
@@ -309,6 +341,22 @@ public final class OptionsParser {
                         + ", or leave workload W out");
             }
         }
+    }
+
+    /**
+     * The {@code --snapshot} folder: a path that is a folder or does not exist yet (the run creates
+     * it); refused before anything runs when it is a file.
+     */
+    private static Path snapshotDir(String value) {
+        if (value.isBlank()) {
+            throw new IllegalArgumentException("--snapshot needs a folder to write the snapshots into");
+        }
+        Path dir = Path.of(value);
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("--snapshot " + value + " is a file, not a folder: name a folder"
+                    + " (it is created if missing) to write the snapshots into");
+        }
+        return dir;
     }
 
     /** The largest batch: 2^20 keys a call (what a GPU tree takes by default). */

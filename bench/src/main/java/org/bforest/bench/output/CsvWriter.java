@@ -30,6 +30,22 @@ import org.bforest.bench.runner.RunSummary;
  * load" is {@code w_bytes_per_key_10 <= 1.5 * w_bytes_per_key_load}, and "the last tenth at
  * least 0.8 times as fast as the first" is {@code w_mops_10 >= 0.8 * w_mops_1}.
  *
+ * <p>With {@code --snapshot}, rows of workload {@code snapshot} follow, per dataset and size: one
+ * per bforest structure (its cliName), then {@code disk}, {@code treemap-serialization} and
+ * {@code fastutil-binio}. Their {@code ops} is the lookups run on the mapped snapshot and
+ * {@code mops}, {@code mops_min}, {@code mops_max} their Mops/s (a structure's rows only);
+ * {@code build_s} and the memory columns are empty; then the {@code snap_} columns, empty on every
+ * other row: {@code snap_entries} (the entries the file holds; the Java serialization stops at
+ * 10M), {@code snap_bytes} (the file's length), {@code snap_bytes_per_key}, the save and load
+ * seconds (median, slowest, fastest; the disk row's are its write and read) and their GB/s (file
+ * bytes over the median), the same for the cold load ({@code snap_cold_load_}: the file's pages
+ * dropped from the page cache first; empty where they cannot be), {@code snap_map_ms} (median,
+ * slowest, fastest), the ratios {@code snap_mapped_vs_a} (mapped lookups over the structure's own
+ * A), {@code snap_save_vs_disk}, {@code snap_load_vs_disk}, {@code snap_cold_load_vs_disk} (GB/s
+ * over the disk's) and {@code snap_load_vs_treemap} (entries a second over the Java
+ * deserialization's), {@code snap_kind} (what {@code Indexes.load} builds) and
+ * {@code snap_load_kind} (what it built, when that differs).
+ *
  * <p>A batched lookup row's {@code workload} is its own name, {@code A/b} and the batch size
  * ("A/b1024"), not "A": a reader that keys rows by structure, dataset, workload and threads
  * (every reader of the first nine columns) must not take it for workload A's row.
@@ -41,7 +57,13 @@ public final class CsvWriter {
             + "w_bytes_per_key_load,w_bytes_per_key_1,w_bytes_per_key_2,w_bytes_per_key_3,"
             + "w_bytes_per_key_4,w_bytes_per_key_5,w_bytes_per_key_6,w_bytes_per_key_7,w_bytes_per_key_8,"
             + "w_bytes_per_key_9,w_bytes_per_key_10,w_mops_1,w_mops_2,w_mops_3,w_mops_4,w_mops_5,w_mops_6,"
-            + "w_mops_7,w_mops_8,w_mops_9,w_mops_10";
+            + "w_mops_7,w_mops_8,w_mops_9,w_mops_10,"
+            // --snapshot's (SnapshotTables.CSV_COLUMNS)
+            + "snap_entries,snap_bytes,snap_bytes_per_key,snap_save_s,snap_save_s_min,snap_save_s_max,snap_save_gbps,"
+            + "snap_load_s,snap_load_s_min,snap_load_s_max,snap_load_gbps,snap_cold_load_s,snap_cold_load_s_min,"
+            + "snap_cold_load_s_max,snap_cold_load_gbps,snap_map_ms,snap_map_ms_min,snap_map_ms_max,snap_mapped_vs_a,"
+            + "snap_save_vs_disk,snap_load_vs_disk,snap_cold_load_vs_disk,snap_load_vs_treemap,snap_kind,"
+            + "snap_load_kind";
 
     private CsvWriter() {
     }
@@ -62,7 +84,11 @@ public final class CsvWriter {
                 quote(run.environment().commit()), quote(run.environment().machine().cpuModel()),
                 quote(run.environment().nodeSearch()));
         for (Result r : run.results()) {
-            out.append(row(r)).append(',').append(where).append(',').append(WindowTables.csv(r)).append('\n');
+            out.append(row(r)).append(',').append(where).append(',').append(WindowTables.csv(r)).append(',')
+                    .append(SnapshotTables.csvEmpty()).append('\n');
+        }
+        for (String row : SnapshotTables.csvRows(run, where)) {
+            out.append(row).append('\n');
         }
     }
 

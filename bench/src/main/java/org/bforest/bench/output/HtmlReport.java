@@ -60,6 +60,7 @@ public final class HtmlReport implements ReportWriter {
         memory(sb, d);
         window(sb, d);
         build(sb, d);
+        snapshots(sb, run);
         section(sb, "results", "All results", "Every cell that ran: the median of the timed repetitions, each "
                 + "repetition, the median build time, memory per key both ways and the checksum of the results. "
                 + "\u2248 X (within noise of X): the row's slowest\u2013fastest spread, or X's, is wider than the gap"
@@ -392,6 +393,18 @@ public final class HtmlReport implements ReportWriter {
         sb.append("</section>\n");
     }
 
+    /** {@code --snapshot}'s figures, when it ran. */
+    private static void snapshots(StringBuilder sb, RunSummary run) {
+        String tables = SnapshotTables.html(run);
+        if (tables == null) {
+            return;
+        }
+        section(sb, "snapshots", "Snapshots", "Each bforest structure's snapshot saved, loaded back and mapped, per"
+                + " dataset and number of keys; the median of " + run.options().reps() + " repetitions with the"
+                + " slowest and fastest in brackets. " + SnapshotTables.LEGEND);
+        sb.append(tables).append("</section>\n");
+    }
+
     private static void build(StringBuilder sb, ReportData d) {
         if (d.structures().isEmpty()) {
             return;
@@ -449,6 +462,7 @@ public final class HtmlReport implements ReportWriter {
                         + " contiguous slices run at once; only thread-safe structures run.")).append("</li>\n")
                 .append(o.workloads().contains(Workload.W) ? "<li>" + Html.esc(TextReport.WINDOW_PROTOCOL
                         .replaceFirst("^- ", "").replaceAll("\\s+", " ").strip()) + "</li>\n" : "")
+                .append(o.snapshots() ? "<li>" + Html.esc(SnapshotTables.PROTOCOL) + "</li>\n" : "")
                 .append("</ul>\n")
                 .append("</section>\n");
     }

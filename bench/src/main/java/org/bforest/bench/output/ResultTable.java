@@ -22,7 +22,8 @@ import org.bforest.bench.workloads.Workload;
  * say why). With one {@code --batch} size, each batched workload's column (A/bN, ...) stands
  * beside the workload's own; with several, a table per batched workload under the block gives
  * Mops/s by the batch size. The {@code --anchors} figures of the block's dataset and number of
- * keys follow, a row per source, in the block's workload columns.
+ * keys follow, a row per source, in the block's workload columns. With {@code --snapshot}, a
+ * "Snapshots" table per dataset and size follows the blocks ({@link SnapshotTables}).
  */
 public final class ResultTable {
     private ResultTable() {
@@ -103,6 +104,7 @@ public final class ResultTable {
         if (groups.isEmpty()) {
             sb.append("No structure ran.\n");
         }
+        sb.append(SnapshotTables.text(run));
         sb.append(sweep(run));
         sb.append(unmatched(run));
         return sb.toString();

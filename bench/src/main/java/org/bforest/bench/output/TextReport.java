@@ -191,14 +191,15 @@ public final class TextReport implements ReportWriter {
                 - Batched (--batch): %s.%s
                 - The results of every operation are summed into a checksum (a blackhole the JIT cannot
                   remove); the checksums of different structures on the same operations must agree.
-                - Threads: %s.
+                - Threads: %s.%s
 
                 """, WorkloadGenerator.MIN_SCAN, WorkloadGenerator.MAX_SCAN, o.warmups(), o.reps(),
                 valuesText(o), wrap(batchText(o), 21),
                 o.anchors().isEmpty() ? "" : "\n- " + wrap(anchorsText(o), 2) + ".",
                 String.join(", ", o.threads().stream().map(String::valueOf).toList())
                         + " (with more than one thread, the operations are split into contiguous slices run at"
-                        + " once; only thread-safe structures run)"));
+                        + " once; only thread-safe structures run)",
+                o.snapshots() ? "\n- " + wrap(SnapshotTables.PROTOCOL, 2) : ""));
 
         sb.append("Structures\n----------\n\n");
         for (Structure s : o.structures()) {

@@ -74,14 +74,22 @@ public final class BenchmarkRunner {
     private final Notes notes;
     private final List<Result> results = new ArrayList<>();
     private final List<DatasetInfo> datasets = new ArrayList<>();
+    private final List<SnapshotFigures> snapshots = new ArrayList<>();
+    private final SnapshotIo snapshotIo;
     /** The stabilized build of the dataset running ({@code --build stabilized}), else null. */
     private StabilizedBuild stabilized;
     private int stepsDone;
 
     public BenchmarkRunner(Options options, Progress progress) {
+        this(options, progress, SnapshotIo.CORE);
+    }
+
+    /** A runner whose {@code --snapshot} figures go through {@code snapshotIo} (a test's, to make them fail). */
+    public BenchmarkRunner(Options options, Progress progress, SnapshotIo snapshotIo) {
         this.options = options;
         this.progress = progress;
         this.notes = new Notes(progress);
+        this.snapshotIo = snapshotIo;
     }
 
     public RunSummary run() {
@@ -89,6 +97,9 @@ public final class BenchmarkRunner {
         Environment env = Environment.current();
         if (HeapMeter.explicitGcDisabled()) {
             notes.add("-XX:+DisableExplicitGC is set: the heap-after-GC memory figures are unreliable");
+        }
+        if (options.snapshots()) {
+            SnapshotBench.prepare(options.snapshotDir());
         }
         List<Integer> batches = options.batches();
         // The OpenCL trees' plain cells go to the device in batches of the largest size asked for.
@@ -111,7 +122,8 @@ public final class BenchmarkRunner {
                     + " B, C, E and F with 1 thread, and this run has " + (batchable > 0
                     ? "no single-threaded run" : "none of them"));
         }
-        int perDataset = cells * options.structures().size() * (options.warmups() + options.reps());
+        int perDataset = cells * options.structures().size() * (options.warmups() + options.reps())
+                + (options.snapshots() ? SnapshotBench.steps(options) : 0);
         List<Integer> sizes = options.keys();
         progress.total(sizes.size() * options.datasets().size() * perDataset);
         for (int i = 0; i < sizes.size(); i++) {
@@ -132,7 +144,8 @@ public final class BenchmarkRunner {
                 }
             }
         }
-        return new RunSummary(options, env, datasets, results, notes.all(), (System.nanoTime() - t0) / 1e9);
+        return new RunSummary(options, env, datasets, results, notes.all(), (System.nanoTime() - t0) / 1e9, null,
+                snapshots);
     }
 
     /** One dataset at one size: its keys and operations are generated here and dropped on return. */
@@ -177,6 +190,25 @@ public final class BenchmarkRunner {
                 }
             }
         }
+        if (options.snapshots()) {
+            snapshots(d, keys, values, unavailable);
+        }
+    }
+
+    /**
+     * {@code --snapshot} on dataset {@code d} ({@link SnapshotBench}), after its cells: the mapped
+     * indexes look up workload A's keys, generated again (the same seed, so the same keys as the A
+     * cell's) whether or not A ran.
+     */
+    private void snapshots(Dataset d, int keys, long[] values, Map<Structure, String> unavailable) {
+        progress.step("dataset " + on(d) + ": --snapshot, generating workload A's lookups");
+        long[] lookups = WorkloadGenerator.generate(Workload.A, d, opsAt(Workload.A, keys)).keys();
+        if (!options.workloads().contains(Workload.A) || !options.threads().contains(1)) {
+            notes.add("--snapshot: the lookups on the mapped snapshots are workload A's, which did not run"
+                    + " single-threaded here, so they have no A figure to compare with");
+        }
+        SnapshotBench bench = new SnapshotBench(options, progress, notes, snapshotIo, this::advance);
+        snapshots.addAll(bench.run(d, on(d), values, lookups, stabilized, unavailable));
     }
 
     /**

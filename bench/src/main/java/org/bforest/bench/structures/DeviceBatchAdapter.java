@@ -2,6 +2,7 @@ package org.bforest.bench.structures;
 
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.util.function.BiFunction;
+import org.bforest.LongIndex;
 import org.bforest.NativeLongIndex;
 import org.bforest.bench.workloads.Op;
 import org.bforest.bench.workloads.Operations;
@@ -213,6 +214,11 @@ public final class DeviceBatchAdapter implements IndexAdapter {
         index.putAll(pk, pv);
         index.removeAll(dk);
         return sum;
+    }
+
+    @Override
+    public LongIndex longIndex() {
+        return index;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.bforest.bench.structures;
 
+import org.bforest.LongIndex;
 import org.bforest.bench.workloads.Operations;
 
 /**
@@ -61,6 +62,15 @@ public interface IndexAdapter {
      * from the JVM's object layout (see {@link JvmLayout}).
      */
     long memoryBytes();
+
+    /**
+     * The bforest index built, for {@code --snapshot} (saved, loaded and mapped through the core
+     * API); null for a structure that is not a {@link LongIndex} (the peers), and before a build.
+     * {@link Structure#snapshots()} says the same before anything is built.
+     */
+    default LongIndex longIndex() {
+        return null;
+    }
 
     /** What was built, when the structure chose something itself (for a note), else null. */
     default String describeBuilt() {

@@ -61,6 +61,11 @@ final class KeyOnlyAdapter implements IndexAdapter {
     }
 
     @Override
+    public LongIndex longIndex() {
+        return index;
+    }
+
+    @Override
     public String describeBuilt() {
         return "built a key-only BS-tree, " + index.leafNodes() + " leaves, " + index.innerNodes()
                 + " inner nodes, height " + index.height();

@@ -91,6 +91,11 @@ class LongIndexAdapter implements IndexAdapter {
         return ", values: " + described.substring(at + "values=".length(), end > at ? end : described.length());
     }
 
+    @Override
+    public LongIndex longIndex() {
+        return index;
+    }
+
     ScanSum scan() {
         return scan;
     }

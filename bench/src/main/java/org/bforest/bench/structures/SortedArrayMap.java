@@ -13,20 +13,32 @@ import java.util.SortedMap;
  * {@code ConcurrentSkipListMap} can be built by their {@code (SortedMap)} constructors, which
  * link the entries in linear time without comparing keys ({@code buildFromSorted}). Each entry
  * it hands out boxes its key and its value into two new {@code Long}s, as a {@code put} would.
- * Only what those constructors call is implemented.
+ * Only what those constructors call is implemented. {@code --snapshot}'s Java serialization
+ * baseline builds its {@code TreeMap} the same way, from the first entries.
  */
-final class SortedArrayMap extends AbstractMap<Long, Long> implements SortedMap<Long, Long> {
+public final class SortedArrayMap extends AbstractMap<Long, Long> implements SortedMap<Long, Long> {
     private final long[] keys;
     private final long[] values;
+    private final int size;
 
     SortedArrayMap(long[] keys, long[] values) {
+        this(keys, values, keys.length);
+    }
+
+    /** The first {@code size} entries of the sorted {@code keys} and their {@code values}. */
+    public SortedArrayMap(long[] keys, long[] values, int size) {
+        if (size < 0 || size > keys.length || size > values.length) {
+            throw new IllegalArgumentException("size " + size + " of " + keys.length + " keys and " + values.length
+                    + " values");
+        }
         this.keys = keys;
         this.values = values;
+        this.size = size;
     }
 
     @Override
     public int size() {
-        return keys.length;
+        return size;
     }
 
     @Override
@@ -39,7 +51,7 @@ final class SortedArrayMap extends AbstractMap<Long, Long> implements SortedMap<
         return new AbstractSet<>() {
             @Override
             public int size() {
-                return keys.length;
+                return size;
             }
 
             @Override
@@ -49,12 +61,12 @@ final class SortedArrayMap extends AbstractMap<Long, Long> implements SortedMap<
 
                     @Override
                     public boolean hasNext() {
-                        return i < keys.length;
+                        return i < size;
                     }
 
                     @Override
                     public Entry<Long, Long> next() {
-                        if (i >= keys.length) {
+                        if (i >= size) {
                             throw new NoSuchElementException();
                         }
                         // new Long(...) semantics: Long.valueOf caches only -128..127.
@@ -69,7 +81,7 @@ final class SortedArrayMap extends AbstractMap<Long, Long> implements SortedMap<
 
     @Override
     public Long firstKey() {
-        if (keys.length == 0) {
+        if (size == 0) {
             throw new NoSuchElementException();
         }
         return keys[0];
@@ -77,10 +89,10 @@ final class SortedArrayMap extends AbstractMap<Long, Long> implements SortedMap<
 
     @Override
     public Long lastKey() {
-        if (keys.length == 0) {
+        if (size == 0) {
             throw new NoSuchElementException();
         }
-        return keys[keys.length - 1];
+        return keys[size - 1];
     }
 
     @Override

@@ -152,6 +152,17 @@ public enum Structure {
         return this == GPU_BTREE || this == HYBRID;
     }
 
+    /**
+     * Whether it is a bforest {@link org.bforest.LongIndex}, which {@code --snapshot} saves, loads
+     * and maps (its adapter's {@link IndexAdapter#longIndex()}); the peers have no snapshot.
+     */
+    public boolean snapshots() {
+        return switch (this) {
+            case TREEMAP, SKIPLIST, FASTUTIL_AVL, FASTUTIL_RB, SORTED_ARRAY -> false;
+            default -> true;
+        };
+    }
+
     /** Every structure but the OpenCL ones: what 'all' and the default mean. */
     public static List<Structure> onTheCpu() {
         List<Structure> cpu = new ArrayList<>();

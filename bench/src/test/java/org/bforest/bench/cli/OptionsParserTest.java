@@ -2,15 +2,19 @@ package org.bforest.bench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.bforest.bench.BenchException;
 import org.bforest.bench.structures.Structure;
 import org.bforest.bench.workloads.Workload;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class OptionsParserTest {
 
@@ -192,10 +196,25 @@ class OptionsParserTest {
     }
 
     @Test
+    void snapshotTakesAFolder(@TempDir Path dir) throws IOException {
+        assertNull(OptionsParser.parse().snapshotDir());
+        assertFalse(OptionsParser.parse().snapshots());
+        Options o = OptionsParser.parse("--snapshot", dir.resolve("snaps").toString());
+        assertEquals(dir.resolve("snaps"), o.snapshotDir());
+        assertTrue(o.snapshots());
+        assertEquals(dir, OptionsParser.parse("--snapshot=" + dir).snapshotDir());
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        BenchException e = assertThrows(BenchException.class, () -> OptionsParser.parse("--snapshot", file.toString()));
+        assertTrue(e.getMessage().contains("is a file, not a folder"), e.getMessage());
+        assertThrows(BenchException.class, () -> OptionsParser.parse("--snapshot"));
+        assertThrows(BenchException.class, () -> OptionsParser.parse("--snapshot="));
+    }
+
+    @Test
     void helpExplainsEveryOption() {
         for (String opt : new String[] {"--structures", "--dataset", "--keys", "--ops", "--workloads", "--threads",
             "--seed", "--csv", "--report", "--scale", "--sosd-unsigned-shift", "--help", "--reps", "--warmup",
-            "--progress", "--values", "--batch", "--anchors"}) {
+            "--progress", "--values", "--batch", "--anchors", "--snapshot"}) {
             assertTrue(OptionsParser.HELP.contains(opt), opt);
         }
         assertTrue(OptionsParser.parse("-h").help());

@@ -46,7 +46,13 @@ class CsvWriterTest {
                 + "batch,bytes_per_key_after,values,commit,cpu,vector,w_bytes_per_key_load,w_bytes_per_key_1,"
                 + "w_bytes_per_key_2,w_bytes_per_key_3,w_bytes_per_key_4,w_bytes_per_key_5,w_bytes_per_key_6,"
                 + "w_bytes_per_key_7,w_bytes_per_key_8,w_bytes_per_key_9,w_bytes_per_key_10,w_mops_1,w_mops_2,"
-                + "w_mops_3,w_mops_4,w_mops_5,w_mops_6,w_mops_7,w_mops_8,w_mops_9,w_mops_10", lines[0]);
+                + "w_mops_3,w_mops_4,w_mops_5,w_mops_6,w_mops_7,w_mops_8,w_mops_9,w_mops_10,snap_entries,snap_bytes,"
+                + "snap_bytes_per_key,snap_save_s,snap_save_s_min,snap_save_s_max,snap_save_gbps,snap_load_s,"
+                + "snap_load_s_min,snap_load_s_max,snap_load_gbps,snap_cold_load_s,snap_cold_load_s_min,"
+                + "snap_cold_load_s_max,snap_cold_load_gbps,snap_map_ms,snap_map_ms_min,snap_map_ms_max,"
+                + "snap_mapped_vs_a,snap_save_vs_disk,snap_load_vs_disk,snap_cold_load_vs_disk,snap_load_vs_treemap,"
+                + "snap_kind,snap_load_kind",
+                lines[0]);
     }
 
     @Test
@@ -58,9 +64,10 @@ class CsvWriterTest {
         int batched = 0;
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1); // commas outside quotes
-            assertEquals(39, f.length, line);
-            for (int c = 18; c < 39; c++) {
-                assertEquals("", f[c], "workload W's columns, empty on the other workloads' rows: " + line);
+            assertEquals(64, f.length, line);
+            for (int c = 18; c < 64; c++) {
+                assertEquals("", f[c], "workload W's and --snapshot's columns, empty on the other workloads' rows: "
+                        + line);
             }
             assertTrue(cells.add(f[0] + "/" + f[1] + "/" + f[2] + "/" + f[3] + "/" + f[12]), "duplicate row " + line);
             double min = Double.parseDouble(f[9]);

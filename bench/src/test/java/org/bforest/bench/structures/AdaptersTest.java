@@ -81,6 +81,20 @@ class AdaptersTest {
         }
     }
 
+    /** --snapshot's choice of structures: the bforest ones hand it their LongIndex, the peers have none. */
+    @Test
+    void theStructuresThatSnapshotAreThoseWithALongIndex() {
+        long[] keys = {1, 5, 9};
+        for (Structure s : Structure.onTheCpu()) {
+            IndexAdapter a = adapter(s);
+            a.build(keys, Values.of(keys));
+            assertEquals(s.snapshots(), a.longIndex() != null, s.cliName());
+            if (a.longIndex() != null) {
+                assertEquals(3, a.longIndex().size(), s.cliName());
+            }
+        }
+    }
+
     /** The batched form gives each workload's checksum, in whole batches and a last short one. */
     @ParameterizedTest
     @EnumSource(Structure.class)

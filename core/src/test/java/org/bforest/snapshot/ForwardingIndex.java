@@ -1,0 +1,127 @@
+package org.bforest.snapshot;
+
+import java.util.NavigableMap;
+import org.bforest.IndexKind;
+import org.bforest.LongCursor;
+import org.bforest.LongEntryConsumer;
+import org.bforest.LongEntryVisitor;
+import org.bforest.LongIndex;
+
+/**
+ * A {@link LongIndex} that passes every call to another, for the tests to override what a snapshot
+ * reads ({@code forEach}, {@code size}) with a misbehaving version: one that throws midway, gives
+ * keys out of order or misstates its size. The snapshot itself is the interface's default method,
+ * so it reads this index, not the one behind it.
+ */
+class ForwardingIndex implements LongIndex {
+    final LongIndex delegate;
+
+    ForwardingIndex(LongIndex delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public void forEach(LongEntryConsumer action) {
+        delegate.forEach(action);
+    }
+
+    @Override
+    public long size() {
+        return delegate.size();
+    }
+
+    @Override
+    public IndexKind kind() {
+        return delegate.kind();
+    }
+
+    @Override
+    public long get(long key, long absent) {
+        return delegate.get(key, absent);
+    }
+
+    @Override
+    public boolean containsKey(long key) {
+        return delegate.containsKey(key);
+    }
+
+    @Override
+    public long defaultReturnValue() {
+        return delegate.defaultReturnValue();
+    }
+
+    @Override
+    public void defaultReturnValue(long value) {
+        delegate.defaultReturnValue(value);
+    }
+
+    @Override
+    public long put(long key, long value) {
+        return delegate.put(key, value);
+    }
+
+    @Override
+    public long remove(long key) {
+        return delegate.remove(key);
+    }
+
+    @Override
+    public void clear() {
+        delegate.clear();
+    }
+
+    @Override
+    public long ceilingKey(long key, long absent) {
+        return delegate.ceilingKey(key, absent);
+    }
+
+    @Override
+    public long floorKey(long key, long absent) {
+        return delegate.floorKey(key, absent);
+    }
+
+    @Override
+    public long higherKey(long key, long absent) {
+        return delegate.higherKey(key, absent);
+    }
+
+    @Override
+    public long lowerKey(long key, long absent) {
+        return delegate.lowerKey(key, absent);
+    }
+
+    @Override
+    public long firstKey() {
+        return delegate.firstKey();
+    }
+
+    @Override
+    public long lastKey() {
+        return delegate.lastKey();
+    }
+
+    @Override
+    public LongCursor cursor() {
+        return delegate.cursor();
+    }
+
+    @Override
+    public long rangeCount(long from, boolean fromInclusive, long to, boolean toInclusive) {
+        return delegate.rangeCount(from, fromInclusive, to, toInclusive);
+    }
+
+    @Override
+    public long rangeVisit(long from, boolean fromInclusive, long to, boolean toInclusive, LongEntryVisitor visitor) {
+        return delegate.rangeVisit(from, fromInclusive, to, toInclusive, visitor);
+    }
+
+    @Override
+    public long memoryBytes() {
+        return delegate.memoryBytes();
+    }
+
+    @Override
+    public NavigableMap<Long, Long> asNavigableMap() {
+        return delegate.asNavigableMap();
+    }
+}
