@@ -159,6 +159,33 @@ class ReadOnlyContractTest {
         }
     }
 
+    /**
+     * {@code getAll} on a mapped snapshot with {@code Long.MAX_VALUE} in the batch: the key every
+     * inner node's padding slots hold, so a descent that does not set it apart runs past the last
+     * child (here, 100 keys: 7 leaves under one inner node, and a descent to leaf 16, past the end
+     * of the file).
+     */
+    @Test
+    void mappedGetAllOfLongMaxValue(@TempDir Path dir) throws IOException {
+        long[] keys = TestKeys.spaced(100, -500, 10);
+        for (boolean withMax : new boolean[] {false, true}) {
+            if (withMax) {
+                keys[keys.length - 1] = MAX;
+            }
+            Path file = dir.resolve("index" + withMax + ".snapshot");
+            TreeMapIndex.bulkLoad(keys, keys).snapshot(file);
+            long[] batch = {MAX, keys[3], MAX - 1, MAX};
+            long[] want = {withMax ? MAX : -1, keys[3], -1, withMax ? MAX : -1};
+            long[] out = new long[batch.length];
+            try (NativeLongIndex mapped = Indexes.map(file)) {
+                mapped.getAll(batch, out, -1);
+            }
+            assertEquals(Arrays.toString(want), Arrays.toString(out),
+                    "getAll of " + Arrays.toString(batch) + " on a mapped snapshot of 100 keys"
+                            + (withMax ? " with" : " without") + " Long.MAX_VALUE");
+        }
+    }
+
     private static void assertExactGetChecks(LongIndex index, NavigableMap<Long, Long> model, String phase) {
         long present = model.firstKey();
         long absent = SnapshotContractTest.absentKey(model);
