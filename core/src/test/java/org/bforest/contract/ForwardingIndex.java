@@ -1,0 +1,45 @@
+package org.bforest.contract;
+
+import java.util.NavigableMap;
+import org.bforest.LongCursor;
+import org.bforest.LongEntryVisitor;
+import org.bforest.LongIndex;
+import org.bforest.LongIndexViews;
+
+/**
+ * A {@link LongIndex} that hands every call to another: the base of the kit's broken indexes (one
+ * that answers one query wrong, one whose walk fails), which override the call they break. Its
+ * view is over itself, so a broken call shows through the view too.
+ */
+class ForwardingIndex implements LongIndex {
+    final LongIndex delegate;
+
+    ForwardingIndex(LongIndex delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override public long get(long key, long absent) { return delegate.get(key, absent); }
+    @Override public boolean containsKey(long key) { return delegate.containsKey(key); }
+    @Override public long defaultReturnValue() { return delegate.defaultReturnValue(); }
+    @Override public void defaultReturnValue(long value) { delegate.defaultReturnValue(value); }
+    @Override public long put(long key, long value) { return delegate.put(key, value); }
+    @Override public long remove(long key) { return delegate.remove(key); }
+    @Override public void clear() { delegate.clear(); }
+    @Override public long size() { return delegate.size(); }
+    @Override public long ceilingKey(long key, long absent) { return delegate.ceilingKey(key, absent); }
+    @Override public long floorKey(long key, long absent) { return delegate.floorKey(key, absent); }
+    @Override public long higherKey(long key, long absent) { return delegate.higherKey(key, absent); }
+    @Override public long lowerKey(long key, long absent) { return delegate.lowerKey(key, absent); }
+    @Override public long firstKey() { return delegate.firstKey(); }
+    @Override public long lastKey() { return delegate.lastKey(); }
+    @Override public LongCursor cursor() { return delegate.cursor(); }
+    @Override public long rangeCount(long from, boolean fromInclusive, long to, boolean toInclusive) {
+        return delegate.rangeCount(from, fromInclusive, to, toInclusive);
+    }
+    @Override public long rangeVisit(long from, boolean fromInclusive, long to, boolean toInclusive,
+                                     LongEntryVisitor visitor) {
+        return delegate.rangeVisit(from, fromInclusive, to, toInclusive, visitor);
+    }
+    @Override public long memoryBytes() { return delegate.memoryBytes(); }
+    @Override public NavigableMap<Long, Long> asNavigableMap() { return LongIndexViews.asNavigableMap(this); }
+}
