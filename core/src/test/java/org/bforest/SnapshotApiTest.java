@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -74,6 +76,47 @@ class SnapshotApiTest {
             return Indexes.bsTreeKeyOnly(k);
         });
         assertThrows(NullPointerException.class, () -> Indexes.load(f, (java.util.function.BiFunction<long[], long[], LongIndex>) null));
+    }
+
+    /**
+     * A large snapshot writes on a second thread while the walk goes on: a walk that fails half-way
+     * still leaves the previous file whole and no temporary file, and a whole one loads back.
+     */
+    @Test
+    void aLargeWriteThatFailsHalfWayLeavesThePreviousFile() throws IOException {
+        int n = 1_500_000;   // 24 MB of leaves: more than two write buffers
+        long[] keys = new long[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = 3L * i - n;
+        }
+        LongIndex big = Indexes.bPlusTree(keys, keys);
+        Path f = dir.resolve("big.snap");
+        big.snapshot(f);
+        byte[] before = Files.readAllBytes(f);
+        // the tree with a walk that fails half-way (a proxy: the trees are final)
+        LongIndex failing = (LongIndex) Proxy.newProxyInstance(LongIndex.class.getClassLoader(),
+                new Class<?>[] {LongIndex.class}, (proxy, m, args) -> {
+                    if (m.getName().equals("forEach")) {
+                        LongEntryConsumer action = (LongEntryConsumer) args[0];
+                        long[] seen = {0};
+                        big.forEach((k, v) -> {
+                            if (++seen[0] == n / 2) {
+                                throw new IllegalStateException("stop half-way");
+                            }
+                            action.accept(k, v + 1);
+                        });
+                        return null;
+                    }
+                    return m.isDefault() ? InvocationHandler.invokeDefault(proxy, m, args) : m.invoke(big, args);
+                });
+        assertThrows(IllegalStateException.class, () -> failing.snapshot(f));
+        assertArrayEquals(before, Files.readAllBytes(f));
+        try (var listing = Files.list(dir)) {
+            assertEquals(1, listing.count(), "a temporary file was left");
+        }
+        LongIndex back = Indexes.load(f);
+        assertEquals(n, back.size());
+        assertEquals(keys[n - 1], back.get(keys[n - 1], 0));
     }
 
     @Test

@@ -3,6 +3,7 @@ package org.bforest.kernel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,31 @@ class NodeSearchTest {
                     : INTERESTING[rnd.nextInt(INTERESTING.length)];
             assertEquals(ScalarSearch.succGT(a, off, key), NodeSearch.succGT(a, off, key), "succGT");
             assertEquals(ScalarSearch.succGE(a, off, key), NodeSearch.succGE(a, off, key), "succGE");
+        }
+    }
+
+    /**
+     * A node read in place from a little-endian segment (a mapped snapshot's) counts as the same
+     * node in an array, wherever in the segment it starts; on every path the kit runs.
+     */
+    @Test
+    void aNodeInASegmentCountsAsInAnArray() {
+        SplittableRandom rnd = new SplittableRandom(13);
+        long[] a = new long[16];
+        MemorySegment seg = MemorySegment.ofArray(new long[16 + 8]);
+        for (int round = 0; round < 50_000; round++) {
+            for (int i = 0; i < 16; i++) {
+                a[i] = rnd.nextInt(3) == 0 ? INTERESTING[rnd.nextInt(INTERESTING.length)] : rnd.nextLong(-30, 30);
+            }
+            Arrays.sort(a);
+            long at = 8L * rnd.nextInt(0, 8);
+            for (int i = 0; i < 16; i++) {
+                seg.set(ScalarSearch.LE_LONG, at + 8L * i, a[i]);
+            }
+            long key = rnd.nextBoolean() ? a[rnd.nextInt(16)] + rnd.nextInt(-1, 2)
+                    : INTERESTING[rnd.nextInt(INTERESTING.length)];
+            assertEquals(ScalarSearch.succGT(a, 0, key), NodeSearch.succGT(seg, at, key), "succGT");
+            assertEquals(ScalarSearch.succGE(a, 0, key), NodeSearch.succGE(seg, at, key), "succGE");
         }
     }
 
