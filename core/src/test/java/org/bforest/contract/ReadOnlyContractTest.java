@@ -37,6 +37,7 @@ import org.bforest.LongIndex;
 import org.bforest.NativeLongIndex;
 import org.bforest.contract.SnapshotShapes.Built;
 import org.bforest.contract.SnapshotShapes.Shape;
+import org.bforest.testing.ForwardingIndex;
 import org.bforest.testing.Implementations.Impl;
 import org.bforest.testing.TreeMapIndex;
 import org.junit.jupiter.api.Test;

@@ -30,6 +30,7 @@ import org.bforest.SnapshotInfo;
 import org.bforest.SnapshotKindException;
 import org.bforest.contract.SnapshotShapes.Built;
 import org.bforest.contract.SnapshotShapes.Shape;
+import org.bforest.testing.ForwardingIndex;
 import org.bforest.testing.Implementations.Impl;
 import org.bforest.testing.TreeMapIndex;
 import org.junit.jupiter.api.Test;

@@ -21,6 +21,7 @@ import org.bforest.Indexes;
 import org.bforest.LongEntryConsumer;
 import org.bforest.LongIndex;
 import org.bforest.NativeLongIndex;
+import org.bforest.testing.ForwardingIndex;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -280,10 +280,36 @@ final class SnapshotBench {
             return cold;
         }
 
+        /**
+         * Reads back what the repetition saved, from the page cache, then again cold where the
+         * files' pages can be dropped, and records the repetition's save, read and cold read
+         * seconds at {@code timed} (nothing when -1).
+         */
+        final void reads(int timed, double saved, String what, TimedRead read, Path... files) throws IOException {
+            progress.phase(what);
+            double warm = read.seconds();
+            double coldSeconds = Double.NaN;
+            if (evict(files)) {
+                progress.phase("cold " + what);
+                coldSeconds = read.seconds();
+            }
+            if (timed >= 0) {
+                save[timed] = saved;
+                load[timed] = warm;
+                coldLoad[timed] = coldSeconds;
+            }
+        }
+
         /** The cold loads' times, or none when they could not all run cold. */
         double[] coldFigures() {
             return cold ? coldLoad : new double[0];
         }
+    }
+
+    /** One timed read of what a row wrote. */
+    @FunctionalInterface
+    private interface TimedRead {
+        double seconds() throws IOException;
     }
 
     /** A bforest structure: build, save, load, map, lookups on the mapped index. */
@@ -346,13 +372,9 @@ final class SnapshotBench {
             a = null;
             bytes = Files.size(file);
 
-            progress.phase("load");
-            double loadSeconds = load(size, sum);
-            double coldSeconds = Double.NaN;
-            if (evict(file)) {
-                progress.phase("cold load");
-                coldSeconds = load(size, sum);
-            }
+            long entries = size;
+            long entrySum = sum;
+            reads(timed, saved, "load", () -> load(entries, entrySum), file);
 
             progress.phase("map");
             HeapMeter.collect();
@@ -378,9 +400,6 @@ final class SnapshotBench {
             }
             Files.delete(file);
             if (timed >= 0) {
-                save[timed] = saved;
-                load[timed] = loadSeconds;
-                coldLoad[timed] = coldSeconds;
                 map[timed] = mapMillis;
                 mapped[timed] = lookups.length / lookupSeconds / 1e6;
             }
@@ -520,19 +539,8 @@ final class SnapshotBench {
             double saved = since(t0);
             map = null;
             bytes = Files.size(file);
-            progress.phase("load");
-            double loaded = load();
-            double coldSeconds = Double.NaN;
-            if (evict(file)) {
-                progress.phase("cold load");
-                coldSeconds = load();
-            }
+            reads(timed, saved, "load", this::load, file);
             Files.delete(file);
-            if (timed >= 0) {
-                save[timed] = saved;
-                load[timed] = loaded;
-                coldLoad[timed] = coldSeconds;
-            }
         }
 
         /** One read of the map, timed, then checked and dropped; its seconds. */
@@ -595,19 +603,8 @@ final class SnapshotBench {
             store(values, valuesFile);
             double saved = since(t0);
             bytes = Files.size(keysFile) + Files.size(valuesFile);
-            progress.phase("load");
-            double loaded = load();
-            double coldSeconds = Double.NaN;
-            if (evict(keysFile, valuesFile)) {
-                progress.phase("cold load");
-                coldSeconds = load();
-            }
+            reads(timed, saved, "load", this::load, keysFile, valuesFile);
             cleanUp();
-            if (timed >= 0) {
-                save[timed] = saved;
-                load[timed] = loaded;
-                coldLoad[timed] = coldSeconds;
-            }
         }
 
         /** One read of both arrays, timed, then checked and dropped; its seconds. */
@@ -686,19 +683,8 @@ final class SnapshotBench {
                 ch.force(true);
             }
             double written = since(t0);
-            progress.phase("read");
-            double readSeconds = read();
-            double coldSeconds = Double.NaN;
-            if (evict(file)) {
-                progress.phase("cold read");
-                coldSeconds = read();
-            }
+            reads(timed, written, "read", this::read, file);
             Files.delete(file);
-            if (timed >= 0) {
-                save[timed] = written;
-                load[timed] = readSeconds;
-                coldLoad[timed] = coldSeconds;
-            }
         }
 
         /** One sequential read of the whole file; its seconds. */

@@ -1,28 +1,24 @@
-package org.bforest.snapshot;
+package org.bforest.testing;
 
 import java.util.NavigableMap;
 import org.bforest.IndexKind;
 import org.bforest.LongCursor;
-import org.bforest.LongEntryConsumer;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
+import org.bforest.LongIndexViews;
 
 /**
- * A {@link LongIndex} that passes every call to another, for the tests to override what a snapshot
- * reads ({@code forEach}, {@code size}) with a misbehaving version: one that throws midway, gives
- * keys out of order or misstates its size. The snapshot itself is the interface's default method,
- * so it reads this index, not the one behind it.
+ * A {@link LongIndex} that passes every call to another, for tests that break one call by
+ * overriding it: an index that answers one query wrong (the read-only kit checks that it is
+ * caught), or one whose walk throws midway, gives keys out of order or misstates its size (what a
+ * snapshot reads). The defaults ({@code forEach}, the snapshot, the batches) are the interface's,
+ * so they read this index, not the one behind it; so does the view, which is over this index.
  */
-class ForwardingIndex implements LongIndex {
-    final LongIndex delegate;
+public class ForwardingIndex implements LongIndex {
+    protected final LongIndex delegate;
 
-    ForwardingIndex(LongIndex delegate) {
+    public ForwardingIndex(LongIndex delegate) {
         this.delegate = delegate;
-    }
-
-    @Override
-    public void forEach(LongEntryConsumer action) {
-        delegate.forEach(action);
     }
 
     @Override
@@ -122,6 +118,6 @@ class ForwardingIndex implements LongIndex {
 
     @Override
     public NavigableMap<Long, Long> asNavigableMap() {
-        return delegate.asNavigableMap();
+        return LongIndexViews.asNavigableMap(this);
     }
 }
