@@ -85,149 +85,76 @@ final class SnapshotReader {
             if (expected != null && h.kind().family() != expected) {
                 throw new SnapshotKindException(file, expected, h.kind());
             }
-            ReadAhead ahead = h.tableOffset() - HEADER_BYTES > 2L * READ_BYTES
-                    ? ReadAhead.start(ch, HEADER_BYTES, h.tableOffset()) : null;
-            try {
-                return entries(file, o, ch, arena, h, copy);
-            } finally {
-                if (ahead != null) {
-                    ahead.stop();   // before the channel closes
-                }
-            }
-        }
-    }
-
-    private static Entries entries(Path file, Opened o, FileChannel ch, Arena arena, SnapshotFormat.Header h,
-                                   boolean copy) throws IOException {
-        long stored = h.stored();
-        long[] keys = null;
-        long[] values = null;
-        if (copy) {
-            if (h.keys() > Integer.MAX_VALUE - 16) {
-                throw new SnapshotException(file, "holds " + h.keys()
-                        + " keys, more than a Java array holds: open it with Indexes.map");
-            }
-            keys = new long[(int) h.keys()];
-            values = h.values() ? new long[(int) h.keys()] : null;
-        }
-        int blockBytes = (int) h.blockBytes();
-        int leafBytes = h.leafBytes();
-        long dataBytes = h.dataBytes();
-        int perRead = (int) Math.max(1, Math.min(READ_BYTES, dataBytes) / blockBytes);
-        // freed when the read ends, not when a collection finds the buffer
-        MemorySegment seg = arena.allocate((long) perRead * blockBytes, 64);
-        ByteBuffer buf = seg.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-        CRC32C crc = new CRC32C();
-        long blocks = h.blocks();
-        for (long b = 0; b < blocks; b += perRead) {
-            long from = b * blockBytes;
-            int len = (int) Math.min((long) perRead * blockBytes, dataBytes - from);
-            fill(ch, buf.clear().limit(len), HEADER_BYTES + from);
-            for (int i = 0; i * blockBytes < len; i++) {
-                int bytes = Math.min(blockBytes, len - i * blockBytes);
-                crc.reset();
-                crc.update(buf.slice(i * blockBytes, bytes));
-                if ((int) crc.getValue() != o.table()[(int) (b + i)]) {
-                    throw damaged(file, "data block " + (b + i) + " of " + blocks,
-                            HEADER_BYTES + from + (long) i * blockBytes, bytes);
-                }
-            }
-            if (from + len == dataBytes && stored % NODE != 0) {
-                // the last leaf's padding: a key count that does not match the data is damage
-                long last = len - leafBytes;
-                for (long p = stored % NODE; p < NODE; p++) {
-                    if (seg.get(LE_LONG, last + 8 * p) != Long.MAX_VALUE) {
-                        throw new CorruptSnapshotException(file, "holds more entries than its header's "
-                                + h.keys() + " keys");
-                    }
-                }
-            }
+            long stored = h.stored();
+            long[] keys = null;
+            long[] values = null;
             if (copy) {
-                // leaf by leaf: 16 keys, then their 16 values
-                long first = from / leafBytes * NODE;
-                for (int at = 0; at < len; at += leafBytes, first += NODE) {
-                    int count = (int) Math.min(NODE, stored - first);
-                    MemorySegment.copy(seg, LE_LONG, at, keys, (int) first, count);
-                    if (values != null) {
-                        MemorySegment.copy(seg, LE_LONG, at + NODE * 8, values, (int) first, count);
+                if (h.keys() > Integer.MAX_VALUE - 16) {
+                    throw new SnapshotException(file, "holds " + h.keys()
+                            + " keys, more than a Java array holds: open it with Indexes.map");
+                }
+                keys = new long[(int) h.keys()];
+                values = h.values() ? new long[(int) h.keys()] : null;
+            }
+            int blockBytes = (int) h.blockBytes();
+            int leafBytes = h.leafBytes();
+            long dataBytes = h.dataBytes();
+            int perRead = (int) Math.max(1, Math.min(READ_BYTES, dataBytes) / blockBytes);
+            // freed when the read ends, not when a collection finds the buffer
+            MemorySegment seg = arena.allocate((long) perRead * blockBytes, 64);
+            ByteBuffer buf = seg.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            CRC32C crc = new CRC32C();
+            long blocks = h.blocks();
+            for (long b = 0; b < blocks; b += perRead) {
+                long from = b * blockBytes;
+                int len = (int) Math.min((long) perRead * blockBytes, dataBytes - from);
+                fill(ch, buf.clear().limit(len), HEADER_BYTES + from);
+                for (int i = 0; i * blockBytes < len; i++) {
+                    int bytes = Math.min(blockBytes, len - i * blockBytes);
+                    crc.reset();
+                    crc.update(buf.slice(i * blockBytes, bytes));
+                    if ((int) crc.getValue() != o.table()[(int) (b + i)]) {
+                        throw damaged(file, "data block " + (b + i) + " of " + blocks,
+                                HEADER_BYTES + from + (long) i * blockBytes, bytes);
+                    }
+                }
+                if (from + len == dataBytes && stored % NODE != 0) {
+                    // the last leaf's padding: a key count that does not match the data is damage
+                    long last = len - leafBytes;
+                    for (long p = stored % NODE; p < NODE; p++) {
+                        if (seg.get(LE_LONG, last + 8 * p) != Long.MAX_VALUE) {
+                            throw new CorruptSnapshotException(file, "holds more entries than its header's "
+                                    + h.keys() + " keys");
+                        }
+                    }
+                }
+                if (copy) {
+                    // leaf by leaf: 16 keys, then their 16 values
+                    long first = from / leafBytes * NODE;
+                    for (int at = 0; at < len; at += leafBytes, first += NODE) {
+                        int count = (int) Math.min(NODE, stored - first);
+                        MemorySegment.copy(seg, LE_LONG, at, keys, (int) first, count);
+                        if (values != null) {
+                            MemorySegment.copy(seg, LE_LONG, at + NODE * 8, values, (int) first, count);
+                        }
                     }
                 }
             }
-        }
-        long inner = h.innerBytes();
-        for (long c = 0; c * INNER_CHUNK < inner; c++) {
-            int len = (int) Math.min(INNER_CHUNK, inner - c * INNER_CHUNK);
-            ByteBuffer chunk = readFully(ch, h.innerOffset() + c * INNER_CHUNK, len);
-            if (SnapshotFormat.crc(chunk, 0, len) != o.table()[(int) (blocks + c)]) {
-                throw damaged(file, "inner-level chunk " + c, h.innerOffset() + c * INNER_CHUNK, len);
-            }
-        }
-        if (copy && h.hasMax()) {
-            keys[(int) stored] = Long.MAX_VALUE;
-            if (values != null) {
-                values[(int) stored] = h.maxValue();
-            }
-        }
-        return new Entries(h, keys, values);
-    }
-
-    /**
-     * A thread that reads the file ahead of the checks and copies, into a scratch buffer, so that
-     * the disk streams while they run and their own reads find the page cache warm: read by one
-     * thread, a read and its checks took turns and the disk idled during the checks (measured: a
-     * cold load read at about a third of the disk's cold speed). It stops at the end of the range
-     * or when told to.
-     */
-    private static final class ReadAhead implements Runnable {
-        private final FileChannel channel;
-        private final long from;
-        private final long to;
-        private final Thread thread;
-        private volatile boolean stop;
-
-        private ReadAhead(FileChannel channel, long from, long to) {
-            this.channel = channel;
-            this.from = from;
-            this.to = to;
-            this.thread = new Thread(this, "bforest-snapshot-read-ahead");
-            this.thread.setDaemon(true);
-        }
-
-        static ReadAhead start(FileChannel channel, long from, long to) {
-            ReadAhead r = new ReadAhead(channel, from, to);
-            r.thread.start();
-            return r;
-        }
-
-        @Override
-        public void run() {
-            try (Arena arena = Arena.ofConfined()) {
-                ByteBuffer scratch = arena.allocate(READ_BYTES, 64).asByteBuffer();
-                for (long at = from; at < to && !stop; ) {
-                    int r = channel.read(scratch.clear().limit((int) Math.min(READ_BYTES, to - at)), at);
-                    if (r <= 0) {
-                        return;
-                    }
-                    at += r;
-                }
-            } catch (IOException | RuntimeException e) {
-                // only a hint: the reads that count are the caller's, which report their own errors
-            }
-        }
-
-        void stop() {
-            stop = true;
-            boolean interrupted = false;
-            while (thread.isAlive()) {
-                try {
-                    thread.join();
-                } catch (InterruptedException e) {
-                    interrupted = true;
+            long inner = h.innerBytes();
+            for (long c = 0; c * INNER_CHUNK < inner; c++) {
+                int len = (int) Math.min(INNER_CHUNK, inner - c * INNER_CHUNK);
+                ByteBuffer chunk = readFully(ch, h.innerOffset() + c * INNER_CHUNK, len);
+                if (SnapshotFormat.crc(chunk, 0, len) != o.table()[(int) (blocks + c)]) {
+                    throw damaged(file, "inner-level chunk " + c, h.innerOffset() + c * INNER_CHUNK, len);
                 }
             }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+            if (copy && h.hasMax()) {
+                keys[(int) stored] = Long.MAX_VALUE;
+                if (values != null) {
+                    values[(int) stored] = h.maxValue();
+                }
             }
+            return new Entries(h, keys, values);
         }
     }
 
