@@ -145,68 +145,32 @@ final class MappedIndex implements NativeLongIndex {
 
     // ---- reads ------------------------------------------------------------------------------
 
-    @Override
-    public long get(long key, long absent) {
-        live();
-        if (key == Long.MAX_VALUE || stored == 0) {
-            return hasMax && key == Long.MAX_VALUE ? maxValue : absent;
+    /**
+     * Where {@code key}'s entry is, as the byte offset of its key, or -1 when it is absent; one
+     * descent. {@code key} is below {@code Long.MAX_VALUE}; with {@code touchValues} the leaf's
+     * value lines are requested with its key lines (see {@link Prefetch}), for a caller that reads
+     * the value next.
+     */
+    private long slot(long key, boolean touchValues) {
+        if (stored == 0) {
+            return -1;
         }
         long leaf = leafAt(leafOf(key));
-        // Start the value lines' loads with the keys' (see Prefetch): they are the next two lines.
-        int z = values ? (int) ((seg.get(LE_LONG, leaf + NODE * 8) | seg.get(LE_LONG, leaf + NODE * 16 - 8))
+        int z = touchValues ? (int) ((seg.get(LE_LONG, leaf + NODE * 8) | seg.get(LE_LONG, leaf + NODE * 16 - 8))
                 & Prefetch.zero()) : 0;
         int r = NodeSearch.succGE(seg, leaf, key) + z;
         // a key past this leaf's keys is not in the index: the next leaf starts above it
-        if (r == NODE || seg.get(LE_LONG, leaf + 8L * r) != key) {
-            return absent;
-        }
-        return values ? seg.get(LE_LONG, leaf + 8L * (NODE + r)) : 0;
+        return r == NODE || seg.get(LE_LONG, leaf + 8L * r) != key ? -1 : leaf + 8L * r;
     }
 
-    /**
-     * Look-ups in groups of {@link #GROUP} descending in lock-step, as the trees' batches do: each
-     * level's nodes of the whole group are touched before any is searched, so their misses
-     * overlap; the leaves' four lines (keys and values) the same way.
-     */
     @Override
-    public void getAll(long[] keys, long[] out, long absent) {
+    public long get(long key, long absent) {
         live();
-        BatchArguments.checkGetAll(keys, out);
-        long[] at = new long[GROUP];
-        for (int from = 0; from < keys.length; from += GROUP) {
-            int n = Math.min(GROUP, keys.length - from);
-            Arrays.fill(at, 0, n, 0);
-            int z = Prefetch.zero();
-            for (long level : levelAt) {
-                for (int i = 0; i < n; i++) {
-                    long node = level + at[i] * NODE * 8;
-                    z &= (int) (seg.get(LE_LONG, node) | seg.get(LE_LONG, node + 64));
-                }
-                for (int i = 0; i < n; i++) {
-                    // Long.MAX_VALUE's answer is the header's; it descends as the key below it, in bounds
-                    long probe = Math.min(keys[from + i], Long.MAX_VALUE - 1);
-                    at[i] = at[i] * FANOUT + NodeSearch.succGT(seg, level + at[i] * NODE * 8, probe) + z;
-                }
-            }
-            for (int i = 0; i < n && stored > 0; i++) {
-                long leaf = leafAt(at[i]);
-                z &= (int) (seg.get(LE_LONG, leaf) | seg.get(LE_LONG, leaf + 64));
-                if (values) {
-                    z &= (int) (seg.get(LE_LONG, leaf + 128) | seg.get(LE_LONG, leaf + 192));
-                }
-            }
-            for (int i = 0; i < n; i++) {
-                long key = keys[from + i];
-                if (key == Long.MAX_VALUE || stored == 0) {
-                    out[from + i] = hasMax && key == Long.MAX_VALUE ? maxValue : absent;
-                    continue;
-                }
-                long leaf = leafAt(at[i]);
-                int r = NodeSearch.succGE(seg, leaf, key) + z;
-                out[from + i] = r == NODE || seg.get(LE_LONG, leaf + 8L * r) != key ? absent
-                        : values ? seg.get(LE_LONG, leaf + 8L * (NODE + r)) : 0;
-            }
+        if (key == Long.MAX_VALUE) {
+            return hasMax ? maxValue : absent;
         }
+        long at = slot(key, values);
+        return at < 0 ? absent : values ? seg.get(LE_LONG, at + NODE * 8) : 0;
     }
 
     @Override
@@ -217,22 +181,24 @@ final class MappedIndex implements NativeLongIndex {
     @Override
     public boolean containsKey(long key) {
         live();
-        if (key == Long.MAX_VALUE) {
-            return hasMax;
-        }
-        long p = below(key);
-        return p < stored && key(p) == key;
+        return key == Long.MAX_VALUE ? hasMax : slot(key, false) >= 0;
     }
 
     @Override
     public boolean get(long key, long[] value) {
         live();
         BatchArguments.checkOut(value, "value");
-        if (!containsKey(key)) {
-            return false;
+        if (key == Long.MAX_VALUE) {
+            if (hasMax) {
+                value[0] = maxValue;
+            }
+            return hasMax;
         }
-        value[0] = get(key, 0);
-        return true;
+        long at = slot(key, values);
+        if (at >= 0) {
+            value[0] = values ? seg.get(LE_LONG, at + NODE * 8) : 0;
+        }
+        return at >= 0;
     }
 
     @Override

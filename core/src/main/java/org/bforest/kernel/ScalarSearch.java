@@ -29,8 +29,8 @@ public final class ScalarSearch {
         return c;
     }
 
-    /** A snapshot's longs: little-endian, 8-byte aligned. */
-    public static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** Little-endian longs, 8-byte aligned: how a node is read from a segment (a mapped file's). */
+        public static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     public static int succGT(MemorySegment node, long off, long key) {
         int c = 0;
