@@ -66,6 +66,13 @@ final class BulkLayout {
      */
     static long leafExtent(long[] keys, int i, int n, double leafFill, int[] at) {
         for (int w = 16; ; w <<= 1) {
+            // A leaf takes at least perLeaf keys when there are that many (the gaps spread them
+            // over its lanes exactly), and the span only grows with more: a width whose least
+            // span is too wide fails without placing (wide keys then skip two placements).
+            int least = Math.min(perLeaf(lanes(w), leafFill), n - i);
+            if (w < 64 && Long.compareUnsigned(keys[i + least - 1] - keys[i], maxD(w)) >= 0) {
+                continue;
+            }
             int placed = place(keys, i, n, lanes(w), leafFill, at);
             if (w == 64 || Long.compareUnsigned(keys[i + placed - 1] - keys[i], maxD(w)) < 0) {
                 return (long) placed << 8 | w;
