@@ -1,5 +1,9 @@
 package org.bforest;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Objects;
+
 /**
  * A BS-tree, plain or compressed: what {@link Indexes#bsTree(long[], long[])} and
  * {@link Indexes#bsTreeBuilder()} return. Beyond the {@link LongIndex} contract it says which of
@@ -22,6 +26,25 @@ public interface BSTreeIndex extends LongIndex {
      */
     default boolean isKeyOnly() {
         return false;
+    }
+
+    /**
+     * Whether a compressed tree's leaves may keep their values as lanes beside the keys (chosen
+     * at bulk load when at least 3/4 of the leaves' values fit; a tree built empty has them),
+     * rather than in separate value blocks. A snapshot keeps the choice, so a load rebuilds
+     * the same layout.
+     *
+     * @return {@code true} for a CBS-tree with value lanes; {@code false} for one without them
+     *         and for a plain BS-tree
+     */
+    default boolean hasValueLanes() {
+        return false;
+    }
+
+    /** {@inheritDoc} A CBS-tree's snapshot records {@link #hasValueLanes} too. */
+    @Override
+    default void snapshot(Path file) throws IOException {
+        SnapshotWriter.write(Objects.requireNonNull(file, "file"), kind(), hasValueLanes(), size(), this::forEach);
     }
 
     /**

@@ -3,12 +3,14 @@ package org.bforest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.function.BiFunction;
 import org.bforest.bminus.BMinusTrees;
 import org.bforest.bplus.BPlusTrees;
 import org.bforest.bstree.BSTrees;
 import org.bforest.csb.CsbTrees;
 import org.bforest.olc.OlcTrees;
+import org.bforest.util.Arrivals;
 
 /**
  * The front door: factory methods for every bforest structure.
@@ -370,26 +372,48 @@ public final class Indexes {
      * @throws IOException              if it cannot be read
      */
     public static LongIndex load(Path file) throws IOException {
-        return load(Objects.requireNonNull(file, "file"), SnapshotReader.read(file, true));
+        return stream(Objects.requireNonNull(file, "file"), null);
     }
 
-    private static LongIndex load(Path file, SnapshotReader.Entries e) throws IOException {
-        IndexKind k = e.header().kind();
+    /**
+     * Builds while it reads: the entries arrive in the arrays on a reading thread and the bulk
+     * load follows them ({@link Arrivals}), so a load from disk takes about the longer of the
+     * two rather than their sum. A failure on either side stops the other; nothing is returned.
+     */
+    private static LongIndex stream(Path file, IndexKind.Family expected) throws IOException {
+        SnapshotReader.Stream s = SnapshotReader.stream(file, expected);
+        LongIndex built;
         try {
-            return switch (k.family()) {
-                case BS_TREE -> BSTrees.bulkLoad(e.keys(), e.values(), k.leafFill(), false);
-                case CBS_TREE -> BSTrees.bulkLoad(e.keys(), e.values(), k.leafFill(), true);
-                case BS_TREE_KEY_ONLY -> BSTrees.bulkLoadKeyOnly(e.keys(), k.leafFill());
-                case B_PLUS_TREE -> BPlusTrees.bulkLoad(e.keys(), e.values(), k.leafFill());
-                case B_MINUS_TREE -> BMinusTrees.bulkLoad(e.keys(), e.values(), k.nodeKeys());
-                case CSB_TREE -> CsbTrees.bulkLoad(k.variant(), k.lines(), e.keys(), e.values());
-                case CONCURRENT_BS_TREE -> OlcTrees.bulkLoad(e.keys(), e.values());
-                case OTHER -> bsTree(e.keys(), e.values());
-            };
-        } catch (IllegalArgumentException bad) {
-            // every block's checksum matched, but the entries are not in order: written wrong
-            throw new CorruptSnapshotException(file, "holds entries no index can have (" + bad.getMessage() + ")");
+            built = build(s.entries(), s.arrivals());
+        } catch (CancellationException stopped) {
+            s.finish(); // throws why the read stopped
+            throw new IOException("the read of " + file + " stopped", stopped);
+        } catch (RuntimeException | Error e) {
+            s.cancel();
+            throw e;
         }
+        s.finish(); // the inner levels' checksums, checked after the last entry arrived
+        return built;
+    }
+
+    private static LongIndex build(SnapshotReader.Entries e, Arrivals in) {
+        IndexKind k = e.header().kind();
+        long[] keys = e.keys();
+        long[] values = e.values();
+        return switch (k.family()) {
+            case BS_TREE -> BSTrees.bulkLoad(keys, values, k.leafFill(), in);
+            case CBS_TREE -> BSTrees.bulkLoadCompressed(keys, values, k.leafFill(), e.header().valueLanes(), in);
+            case BS_TREE_KEY_ONLY -> BSTrees.bulkLoadKeyOnly(keys, k.leafFill(), in);
+            case B_PLUS_TREE -> BPlusTrees.bulkLoad(keys, values, k.leafFill(), in);
+            case B_MINUS_TREE -> BMinusTrees.bulkLoad(keys, values, k.nodeKeys(), in);
+            case CSB_TREE -> CsbTrees.bulkLoad(k.variant(), k.lines(), keys, values, in);
+            case CONCURRENT_BS_TREE -> OlcTrees.bulkLoad(keys, values, in);
+            case OTHER -> {
+                // the builder's decision mechanism samples the whole input
+                in.await(Integer.MAX_VALUE);
+                yield bsTree(keys, values);
+            }
+        };
     }
 
     /**
@@ -404,7 +428,7 @@ public final class Indexes {
     public static LongIndex load(Path file, IndexKind.Family expected) throws IOException {
         Objects.requireNonNull(expected, "expected");
         // the kind of the file that is read, not of one read before it (a new snapshot may replace it)
-        return load(file, SnapshotReader.read(Objects.requireNonNull(file, "file"), true, expected));
+        return stream(Objects.requireNonNull(file, "file"), expected);
     }
 
     /**

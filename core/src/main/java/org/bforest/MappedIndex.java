@@ -310,6 +310,13 @@ final class MappedIndex implements NativeLongIndex {
         return header.kind();
     }
 
+    /** {@inheritDoc} The file's record of a CBS-tree's value lanes is kept too. */
+    @Override
+    public void snapshot(Path file) throws IOException {
+        live();
+        SnapshotWriter.write(Objects.requireNonNull(file, "file"), header.kind(), header.valueLanes(), size(), this::forEach);
+    }
+
     @Override
     public NavigableMap<Long, Long> asNavigableMap() {
         live();

@@ -44,6 +44,8 @@ final class SnapshotFormat {
     static final int MAX_LEVELS = 24;
     private static final int FLAG_VALUES = 1;
     private static final int FLAG_MAX = 2;
+    /** A CBS-tree whose leaves keep values as lanes ({@link BSTreeIndex#hasValueLanes}). */
+    private static final int FLAG_VALUE_LANES = 4;
     private static final int TABLE_CRC = 4088;
     private static final int HEADER_CRC = 4092;
 
@@ -54,8 +56,8 @@ final class SnapshotFormat {
      * A snapshot's header: what it holds and where. Built by the writer from what it wrote, and by
      * {@link #decode} from a file, which checks everything that can be checked without the data.
      */
-    record Header(IndexKind kind, long keys, boolean values, boolean hasMax, long maxValue, int blockEntries,
-                  long[] levelNodes, int tableCrc, long fileBytes) {
+    record Header(IndexKind kind, long keys, boolean values, boolean hasMax, boolean valueLanes, long maxValue,
+                  int blockEntries, long[] levelNodes, int tableCrc, long fileBytes) {
 
         /** Entries in the data blocks: every key but {@code Long.MAX_VALUE}. */
         long stored() {
@@ -136,7 +138,8 @@ final class SnapshotFormat {
         ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         b.put(MAGIC);
         b.putInt(8, VERSION).putInt(12, HEADER_BYTES).putLong(16, h.fileBytes()).putLong(24, h.keys());
-        b.putInt(32, (h.values() ? FLAG_VALUES : 0) | (h.hasMax() ? FLAG_MAX : 0)).putInt(36, h.blockEntries());
+        b.putInt(32, (h.values() ? FLAG_VALUES : 0) | (h.hasMax() ? FLAG_MAX : 0) | (h.valueLanes() ? FLAG_VALUE_LANES : 0))
+                .putInt(36, h.blockEntries());
         b.putLong(40, h.maxValue()).putInt(48, h.levelNodes().length);
         for (int i = 0; i < h.levelNodes().length; i++) {
             b.putLong(56 + 8 * i, h.levelNodes()[i]);
@@ -179,7 +182,7 @@ final class SnapshotFormat {
         try {
             int flags = b.getInt(32);
             int levels = b.getInt(48);
-            if (b.getInt(12) != HEADER_BYTES || (flags & ~(FLAG_VALUES | FLAG_MAX)) != 0 || levels < 0
+            if (b.getInt(12) != HEADER_BYTES || (flags & ~(FLAG_VALUES | FLAG_MAX | FLAG_VALUE_LANES)) != 0 || levels < 0
                     || levels > MAX_LEVELS) {
                 throw new IllegalArgumentException("header fields out of range");
             }
@@ -195,7 +198,7 @@ final class SnapshotFormat {
             IndexKind kind = new IndexKind(family, b.getDouble(320), b.getInt(328),
                     variant < 0 ? null : CsbVariant.values()[variant], b.getInt(336));
             Header h = new Header(kind, b.getLong(24), (flags & FLAG_VALUES) != 0, (flags & FLAG_MAX) != 0,
-                    b.getLong(40), b.getInt(36), levelNodes, b.getInt(TABLE_CRC), fileBytes);
+                    (flags & FLAG_VALUE_LANES) != 0, b.getLong(40), b.getInt(36), levelNodes, b.getInt(TABLE_CRC), fileBytes);
             checkLayout(h);
             return h;
         } catch (IllegalArgumentException | IndexOutOfBoundsException | ArithmeticException e) {
@@ -210,7 +213,8 @@ final class SnapshotFormat {
         }
         if (h.keys() < 0 || h.stored() < 0 || h.blockEntries() < NODE || h.blockEntries() > MAX_BLOCK_ENTRIES
                 || h.blockEntries() % NODE != 0 || !h.values() && h.kind().storesValues()
-                || h.values() && !h.kind().storesValues()) {
+                || h.values() && !h.kind().storesValues()
+                || h.valueLanes() && h.kind().family() != IndexKind.Family.CBS_TREE) {
             throw new IllegalArgumentException("counts or flags out of range");
         }
         if (!Arrays.equals(h.levelNodes(), levelsOver(h.leaves()))) {

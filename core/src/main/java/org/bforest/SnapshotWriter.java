@@ -81,6 +81,15 @@ final class SnapshotWriter implements LongEntryConsumer {
      */
     static void write(Path file, IndexKind kind, long sizeHint, Consumer<LongEntryConsumer> forEach)
             throws IOException {
+        write(file, kind, false, sizeHint, forEach);
+    }
+
+    /**
+     * {@link #write(Path, IndexKind, long, Consumer)}, recording whether a CBS-tree's leaves keep
+     * their values as lanes ({@code valueLanes}), so that a load builds the same layout.
+     */
+    static void write(Path file, IndexKind kind, boolean valueLanes, long sizeHint, Consumer<LongEntryConsumer> forEach)
+            throws IOException {
         if (Files.isDirectory(file)) {
             throw new SnapshotException(file, "is a directory, not a snapshot file");
         }
@@ -94,7 +103,7 @@ final class SnapshotWriter implements LongEntryConsumer {
             SnapshotWriter w = new SnapshotWriter(ch, arena, kind.storesValues(), sizeHint);
             try {
                 forEach.accept(w);
-                w.finish(kind);
+                w.finish(kind, valueLanes);
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             } finally {
@@ -160,7 +169,7 @@ final class SnapshotWriter implements LongEntryConsumer {
         }
     }
 
-    private void finish(IndexKind kind) throws IOException {
+    private void finish(IndexKind kind, boolean valueLanes) throws IOException {
         if (inLeaf > 0) {
             int at = leafInStage * leafLongs;
             Arrays.fill(stage, at + inLeaf, at + NODE, Long.MAX_VALUE);
@@ -192,7 +201,8 @@ final class SnapshotWriter implements LongEntryConsumer {
         int tableCrc = SnapshotFormat.crc(table, 0, table.capacity());
         writeFully(table, writeAt);
         long fileBytes = writeAt + table.capacity();
-        SnapshotFormat.Header h = new SnapshotFormat.Header(kind, stored + (hasMax ? 1 : 0), values, hasMax, maxValue,
+        SnapshotFormat.Header h = new SnapshotFormat.Header(kind, stored + (hasMax ? 1 : 0), values, hasMax,
+                valueLanes && kind.family() == IndexKind.Family.CBS_TREE, maxValue,
                 blockEntries, levelNodes, tableCrc, fileBytes);
         writeFully(SnapshotFormat.encode(h), 0);
     }

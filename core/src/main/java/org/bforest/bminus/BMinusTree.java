@@ -12,6 +12,7 @@ import org.bforest.storage.FlatLongNodeArray;
 import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;
 import org.bforest.storage.NodeIds;
+import org.bforest.util.Arrivals;
 
 /**
  * The B&minus; tree of the article "Search Trees: B&minus; Tree" (Algorithmica / en, Sergey
@@ -712,9 +713,15 @@ final class BMinusTree extends LeafChainIndex {
 
     /** {@link #bulkLoad(String, int, long[], long[], double)}, with sibling links or without. */
     static BMinusTree bulkLoad(String name, int width, long[] keys, long[] values, double leafFill, boolean links) {
+        return bulkLoad(name, width, keys, values, leafFill, links, Arrivals.ALL);
+    }
+
+    /** {@link #bulkLoad(String, int, long[], long[], double, boolean)} of input that may still be arriving. */
+    static BMinusTree bulkLoad(String name, int width, long[] keys, long[] values, double leafFill, boolean links,
+            Arrivals in) {
         PackedLeaves.checkFill(leafFill);
         BMinusTree t = new BMinusTree(name, width, leafFill, links);
-        int n = t.acceptBulk(keys, values);
+        int n = t.acceptBulk(keys, values, in);
         if (n == 0) {
             return t;
         }
@@ -723,6 +730,7 @@ final class BMinusTree extends LeafChainIndex {
         long[] maxs = new long[leaves];
         for (int j = 0, i = 0; j < leaves; j++) {
             int take = PackedLeaves.share(n, leaves, j);
+            in.await(i + take);
             int leaf = j == 0 ? t.root : t.allocLeaf();
             PackedLeaves.load(t.leafKeys, t.leafVals, leaf, keys, values, i, take);
             ids[j] = leaf;

@@ -1,6 +1,7 @@
 package org.bforest.bminus;
 
 import org.bforest.LongIndex;
+import org.bforest.util.Arrivals;
 
 /**
  * The one way into this package from outside it: {@code org.bforest.Indexes} builds the
@@ -35,6 +36,11 @@ public final class BMinusTrees {
      */
     public static LongIndex bulkLoad(long[] sortedKeys, long[] values, int nodeKeys) {
         return BMinusTree.bulkLoad(name(nodeKeys), nodeKeys, sortedKeys, values, BULK_FILL);
+    }
+
+    /** {@link #bulkLoad(long[], long[], int)} of input that may still be arriving ({@link Arrivals}). */
+    public static LongIndex bulkLoad(long[] sortedKeys, long[] values, int nodeKeys, Arrivals in) {
+        return BMinusTree.bulkLoad(name(nodeKeys), nodeKeys, sortedKeys, values, BULK_FILL, true, in);
     }
 
     /**

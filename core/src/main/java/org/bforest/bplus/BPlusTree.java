@@ -11,6 +11,7 @@ import org.bforest.storage.FlatLongNodeArray;
 import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;
 import org.bforest.storage.NodeIds;
+import org.bforest.util.Arrivals;
 
 /**
  * The plain B+-tree the BS-tree paper measures against ("B+-tree" and "Sparse B+-tree", after
@@ -627,9 +628,14 @@ final class BPlusTree extends LeafChainIndex {
      * here so that a leaf is allocated, filled and counted in one step, with no call-back per leaf.
      */
     static BPlusTree bulkLoad(String name, long[] keys, long[] values, double leafFill) {
+        return bulkLoad(name, keys, values, leafFill, Arrivals.ALL);
+    }
+
+    /** {@link #bulkLoad(String, long[], long[], double)} of input that may still be arriving. */
+    static BPlusTree bulkLoad(String name, long[] keys, long[] values, double leafFill, Arrivals in) {
         PackedLeaves.checkFill(leafFill);
         BPlusTree t = new BPlusTree(name, leafFill);
-        int n = t.acceptBulk(keys, values);
+        int n = t.acceptBulk(keys, values, in);
         if (n == 0) {
             return t;
         }
@@ -638,6 +644,7 @@ final class BPlusTree extends LeafChainIndex {
         long[] mins = new long[leaves];
         for (int j = 0, i = 0; j < leaves; j++) {
             int take = PackedLeaves.share(n, leaves, j);
+            in.await(i + take);
             int leaf = j == 0 ? t.root : t.allocLeaf();
             PackedLeaves.load(t.leafKeys, t.leafVals, leaf, keys, values, i, take);
             t.setInfo(leaf, COUNT, take);

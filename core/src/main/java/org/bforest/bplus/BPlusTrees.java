@@ -1,6 +1,7 @@
 package org.bforest.bplus;
 
 import org.bforest.LongIndex;
+import org.bforest.util.Arrivals;
 
 /**
  * The one way into this package from outside it: {@code org.bforest.Indexes} builds the B+-tree
@@ -27,6 +28,11 @@ public final class BPlusTrees {
      *                                  or a fill outside [0.5, 1]; nothing is built
      */
     public static LongIndex bulkLoad(long[] sortedKeys, long[] values, double leafFill) {
-        return BPlusTree.bulkLoad(leafFill < 1.0 ? "sparse B+-tree" : "B+-tree", sortedKeys, values, leafFill);
+        return bulkLoad(sortedKeys, values, leafFill, Arrivals.ALL);
+    }
+
+    /** {@link #bulkLoad(long[], long[], double)} of input that may still be arriving ({@link Arrivals}). */
+    public static LongIndex bulkLoad(long[] sortedKeys, long[] values, double leafFill, Arrivals in) {
+        return BPlusTree.bulkLoad(leafFill < 1.0 ? "sparse B+-tree" : "B+-tree", sortedKeys, values, leafFill, in);
     }
 }

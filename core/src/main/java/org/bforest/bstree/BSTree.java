@@ -11,6 +11,7 @@ import org.bforest.kernel.NodeSearch;
 import org.bforest.kernel.Prefetch;
 import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;
+import org.bforest.util.Arrivals;
 
 /**
  * The BS-tree: a gapped, data-parallel B+-tree (Tsitsigkos, Lampropoulos, Bouros, Mamoulis and
@@ -576,11 +577,16 @@ final class BSTree extends GappedTree {
      * {@code values} must be null).
      */
     static BSTree bulkLoad(long[] keys, long[] values, double leafFill, boolean keyOnly) {
+        return bulkLoad(keys, values, leafFill, keyOnly, Arrivals.ALL);
+    }
+
+    /** {@link #bulkLoad(long[], long[], double, boolean)} of input that may still be arriving. */
+    static BSTree bulkLoad(long[] keys, long[] values, double leafFill, boolean keyOnly, Arrivals in) {
         if (keyOnly && values != null) {
             throw new IllegalArgumentException("a key-only BS-tree stores no values: pass null values");
         }
         BSTree t = new BSTree(keyOnly);
-        t.load(keys, values, leafFill);
+        t.load(keys, values, leafFill, in);
         return t;
     }
 
@@ -601,12 +607,13 @@ final class BSTree extends GappedTree {
      * zeros of fresh storage.
      */
     @Override
-    int loadLeaves(long[] keys, long[] values, int n, double leafFill, int[] ids, long[] mins) {
+    int loadLeaves(long[] keys, long[] values, int n, double leafFill, int[] ids, long[] mins, Arrivals in) {
         boolean withValues = !keyOnly && values != null;
         int perLeaf = BulkLayout.perLeaf(N, leafFill);
         int leaves = 0;
         int i = 0;
         while (i < n) {
+            in.await(i + N + 1); // a leaf's keys and the next, which the gap rule compares
             int leaf;
             if (leaves == 0) {
                 leaf = inner.root;

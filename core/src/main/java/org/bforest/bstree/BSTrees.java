@@ -1,6 +1,7 @@
 package org.bforest.bstree;
 
 import org.bforest.BSTreeIndex;
+import org.bforest.util.Arrivals;
 
 /**
  * The one way into this package from outside it: the tree classes are package-private and
@@ -32,6 +33,24 @@ public final class BSTrees {
         return compressed ? CBSTree.bulkLoad(sortedKeys, values, leafFill) : BSTree.bulkLoad(sortedKeys, values, leafFill);
     }
 
+    /**
+     * The plain BS-tree of {@link #bulkLoad(long[], long[], double, boolean)}, built from input
+     * that may still be arriving ({@link Arrivals}).
+     */
+    public static BSTreeIndex bulkLoad(long[] sortedKeys, long[] values, double leafFill, Arrivals in) {
+        return BSTree.bulkLoad(sortedKeys, values, leafFill, false, in);
+    }
+
+    /**
+     * The CBS-tree of {@link #bulkLoad(long[], long[], double, boolean)} with value lanes or
+     * without as {@code valueLanes} says ({@link BSTreeIndex#hasValueLanes}), rather than as
+     * the input's sample decides, built from input that may still be arriving.
+     */
+    public static BSTreeIndex bulkLoadCompressed(long[] sortedKeys, long[] values, double leafFill, boolean valueLanes,
+            Arrivals in) {
+        return CBSTree.bulkLoad(sortedKeys, values, leafFill, valueLanes, in);
+    }
+
     /** An empty key-only plain BS-tree: a set of keys with no value storage. */
     public static BSTreeIndex emptyKeyOnly() {
         return new BSTree(true);
@@ -45,6 +64,11 @@ public final class BSTrees {
      */
     public static BSTreeIndex bulkLoadKeyOnly(long[] sortedKeys, double leafFill) {
         return BSTree.bulkLoad(sortedKeys, null, leafFill, true);
+    }
+
+    /** {@link #bulkLoadKeyOnly(long[], double)} of input that may still be arriving ({@link Arrivals}). */
+    public static BSTreeIndex bulkLoadKeyOnly(long[] sortedKeys, double leafFill, Arrivals in) {
+        return BSTree.bulkLoad(sortedKeys, null, leafFill, true, in);
     }
 
     /** Whether the paper's decision mechanism (section 6) picks the compressed tree for these keys. */

@@ -29,6 +29,7 @@ import org.bforest.kernel.PackedLanes;
 import org.bforest.kernel.Prefetch;
 import org.bforest.storage.LongBlockHeap;
 import org.bforest.storage.LongNodeArray;
+import org.bforest.util.Arrivals;
 
 /**
  * The compressed BS-tree (CBS-tree; BS-tree paper, sections 5 and 6): the BS-tree's inner levels
@@ -348,7 +349,8 @@ final class CBSTree extends GappedTree {
     }
 
     /** Whether this tree gives leaves value lanes where their values fit (see the class comment). */
-    boolean hasValueLanes() {
+    @Override
+    public boolean hasValueLanes() {
         return laneValues;
     }
 
@@ -691,14 +693,23 @@ final class CBSTree extends GappedTree {
      * @throws IllegalArgumentException on bad input; nothing is built
      */
     static CBSTree bulkLoad(long[] keys, long[] vals, double leafFill) {
-        CBSTree t = new CBSTree(BulkLayout.laneValuesPay(keys, vals, leafFill));
-        t.load(keys, vals, leafFill);
+        return bulkLoad(keys, vals, leafFill, BulkLayout.laneValuesPay(keys, vals, leafFill), Arrivals.ALL);
+    }
+
+    /**
+     * {@link #bulkLoad(long[], long[], double)} with value lanes or without as the caller says
+     * (a snapshot records its tree's choice: the sample that makes it spans the whole input,
+     * which a load still reading it does not have), of input that may still be arriving.
+     */
+    static CBSTree bulkLoad(long[] keys, long[] vals, double leafFill, boolean laneValues, Arrivals in) {
+        CBSTree t = new CBSTree(laneValues);
+        t.load(keys, vals, leafFill, in);
         return t;
     }
 
     @Override
-    int loadLeaves(long[] keys, long[] vals, int n, double leafFill, int[] ids, long[] mins) {
-        return writer.loadLeaves(keys, vals, n, leafFill, ids, mins);
+    int loadLeaves(long[] keys, long[] vals, int n, double leafFill, int[] ids, long[] mins, Arrivals in) {
+        return writer.loadLeaves(keys, vals, n, leafFill, ids, mins, in);
     }
 
     @Override

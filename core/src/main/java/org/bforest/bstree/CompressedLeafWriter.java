@@ -14,6 +14,7 @@ import static org.bforest.bstree.ForLeafCodec.ref;
 import java.util.Arrays;
 import org.bforest.kernel.PackedLanes;
 import org.bforest.storage.LongBlockHeap;
+import org.bforest.util.Arrivals;
 
 /**
  * Writes whole leaves of a {@link CBSTree}: the slow insert (the leaf's keys and the new one
@@ -258,10 +259,11 @@ final class CompressedLeafWriter {
     }
 
     /** The bulk load's leaf level ({@link GappedTree#loadLeaves}): one pass, a leaf at a time. */
-    int loadLeaves(long[] keys, long[] vals, int n, double leafFill, int[] ids, long[] mins) {
+    int loadLeaves(long[] keys, long[] vals, int n, double leafFill, int[] ids, long[] mins, Arrivals in) {
         int leaves = 0;
         int i = 0;
         while (i < n) {
+            in.await(i + ForLeafCodec.MAX_LANES + 1); // the widest leaf's keys and the next one
             long extent = BulkLayout.leafExtent(keys, i, n, leafFill, lanesOut);
             int placed = (int) (extent >>> 8);
             int width = (int) extent & 0xFF;

@@ -4,6 +4,7 @@ import org.bforest.BSTreeIndex;
 import org.bforest.kernel.NodeSearch;
 import org.bforest.spi.LeafChainIndex;
 import org.bforest.storage.NodeIds;
+import org.bforest.util.Arrivals;
 
 /**
  * What the BS-tree and the CBS-tree have in common above their leaf formats: the shared inner
@@ -69,7 +70,7 @@ abstract sealed class GappedTree extends LeafChainIndex implements BSTreeIndex p
     abstract void freeLeaf(int leaf);
 
     /** Fills the leaf level of a bulk load; see {@link #load}. */
-    abstract int loadLeaves(long[] keys, long[] values, int n, double leafFill, int[] ids, long[] mins);
+    abstract int loadLeaves(long[] keys, long[] values, int n, double leafFill, int[] ids, long[] mins, Arrivals in);
 
     /** Gives back leaf storage beyond the leaves in use, after a bulk load. */
     abstract void trimLeaves();
@@ -201,12 +202,14 @@ abstract sealed class GappedTree extends LeafChainIndex implements BSTreeIndex p
      * @param values   one per key, or {@code null} for zeros (a tree with values all the same:
      *                 key-only is the plain tree's {@code keyOnly}, not this)
      * @param leafFill between 0.5 and 1
+     * @param in       how much of the input is there yet ({@link Arrivals}): the leaf loop
+     *                 awaits each leaf's keys (and the one after, which the gap rule looks at)
      * @throws IllegalArgumentException on unsorted or duplicate keys, arrays of different
      *                                  lengths or a fill outside [0.5, 1]; nothing is built
      */
-    final void load(long[] keys, long[] values, double leafFill) {
+    final void load(long[] keys, long[] values, double leafFill, Arrivals in) {
         checkFill(leafFill);
-        int n = acceptBulk(keys, values);
+        int n = acceptBulk(keys, values, in);
         bulkFill = leafFill;
         if (n == 0) {
             return;
@@ -215,7 +218,7 @@ abstract sealed class GappedTree extends LeafChainIndex implements BSTreeIndex p
         int maxLeaves = leavesFor(n, BulkLayout.perLeaf(Slots.N, leafFill));
         int[] ids = new int[maxLeaves];
         long[] mins = new long[maxLeaves];
-        int count = loadLeaves(keys, values, n, leafFill, ids, mins);
+        int count = loadLeaves(keys, values, n, leafFill, ids, mins, in);
         chainLeaves(ids, count); // before build, which overwrites ids
         inner.build(ids, mins, count, leafFill);
         inner.trim();

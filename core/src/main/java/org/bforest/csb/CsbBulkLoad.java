@@ -5,6 +5,7 @@ import static org.bforest.spi.LeafChainIndex.MAXKEY;
 
 import java.util.Arrays;
 import org.bforest.spi.PackedLeaves;
+import org.bforest.util.Arrivals;
 
 /**
  * A CSB+-tree's bulk load, as the paper's: level by level from the leaves up, full leaves, inner
@@ -19,7 +20,7 @@ final class CsbBulkLoad {
     }
 
     /** Builds the empty tree {@code t} over the {@code n} validated {@code keys} ({@code values} may be null for zeros). */
-    static void build(CsbTree t, int n, long[] keys, long[] values) {
+    static void build(CsbTree t, int n, long[] keys, long[] values, Arrivals in) {
         int w = t.width;
         int fan = t.keySlots; // children a bulk-loaded inner node gets: its key slots less one, plus one
         int leaves = (n + w - 1) / w;
@@ -53,6 +54,7 @@ final class CsbBulkLoad {
             if (h == 0) {
                 for (int j = 0, i = 0; j < count; j++) {
                     int take = PackedLeaves.share(n, count, j);
+                    in.await(i + take);
                     int leaf = levelIds[j];
                     PackedLeaves.load(t.leafKeys, t.leafVals, leaf, keys, values, i, take);
                     int off = t.leafKeys.offset(leaf);

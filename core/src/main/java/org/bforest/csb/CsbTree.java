@@ -11,6 +11,7 @@ import org.bforest.spi.PackedLeaves;
 import org.bforest.storage.FlatLongNodeArray;
 import org.bforest.storage.IntNodeArray;
 import org.bforest.storage.LongNodeArray;
+import org.bforest.util.Arrivals;
 
 /**
  * The CSB+-trees of Rao and Ross, "Making B+-Trees Cache Conscious in Main Memory" (SIGMOD 2000),
@@ -679,12 +680,18 @@ final class CsbTree extends LeafChainIndex {
 
     /** {@link #bulkLoad(String, CsbVariant, int, long[], long[])}, descending with {@link #rankUnrolled} if {@code unrolled}. */
     static CsbTree bulkLoad(String name, CsbVariant variant, int lines, long[] keys, long[] values, boolean unrolled) {
+        return bulkLoad(name, variant, lines, keys, values, unrolled, Arrivals.ALL);
+    }
+
+    /** {@link #bulkLoad(String, CsbVariant, int, long[], long[], boolean)} of input that may still be arriving. */
+    static CsbTree bulkLoad(String name, CsbVariant variant, int lines, long[] keys, long[] values, boolean unrolled,
+            Arrivals in) {
         CsbTree t = new CsbTree(name, variant, lines, unrolled);
-        int n = t.acceptBulk(keys, values);
+        int n = t.acceptBulk(keys, values, in);
         if (n == 0) {
             return t;
         }
-        CsbBulkLoad.build(t, n, keys, values);
+        CsbBulkLoad.build(t, n, keys, values, in);
         return t;
     }
 }

@@ -3,6 +3,7 @@ package org.bforest.csb;
 import java.util.Objects;
 import org.bforest.CsbVariant;
 import org.bforest.LongIndex;
+import org.bforest.util.Arrivals;
 
 /**
  * The one way into this package from outside it: {@code org.bforest.Indexes} builds the
@@ -35,6 +36,11 @@ public final class CsbTrees {
      */
     public static LongIndex bulkLoad(CsbVariant variant, int lines, long[] sortedKeys, long[] values) {
         return CsbTree.bulkLoad(name(variant, lines), variant, lines, sortedKeys, values);
+    }
+
+    /** {@link #bulkLoad(CsbVariant, int, long[], long[])} of input that may still be arriving ({@link Arrivals}). */
+    public static LongIndex bulkLoad(CsbVariant variant, int lines, long[] sortedKeys, long[] values, Arrivals in) {
+        return CsbTree.bulkLoad(name(variant, lines), variant, lines, sortedKeys, values, false, in);
     }
 
     /**

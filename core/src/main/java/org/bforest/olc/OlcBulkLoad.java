@@ -4,6 +4,7 @@ import static org.bforest.kernel.GapSlots.MAXKEY;
 import static org.bforest.kernel.GapSlots.N;
 
 import java.util.Arrays;
+import org.bforest.util.Arrivals;
 import org.bforest.util.SortedInput;
 
 /**
@@ -27,7 +28,12 @@ final class OlcBulkLoad {
      * @throws IllegalArgumentException on unsorted or duplicate keys or arrays of different lengths
      */
     static OlcBSTree load(long[] keys, long[] values) {
-        SortedInput.check(keys, values);
+        return load(keys, values, Arrivals.ALL);
+    }
+
+    /** {@link #load(long[], long[])} of input that may still be arriving ({@link Arrivals}). */
+    static OlcBSTree load(long[] keys, long[] values, Arrivals in) {
+        SortedInput.check(keys, values, in);
         OlcBSTree t = new OlcBSTree();
         int n = keys.length;
         if (n > 0 && keys[n - 1] == MAXKEY) {
@@ -46,6 +52,7 @@ final class OlcBulkLoad {
         for (int l = 0; l < leaves; l++) {
             // Spread the keys evenly over the leaves, so that no leaf is left nearly empty.
             int end = (int) ((long) n * (l + 1) / leaves);
+            in.await(end + 1); // the leaf's keys and the next leaf's first, its upper fence
             int leaf = l == 0 ? t.root() : t.newLeaf();
             OlcWriter.writeLeaf(t, leaf, keys, values, at, end - at);
             t.setFences(leaf, l == 0 ? Long.MIN_VALUE : keys[at], l == leaves - 1 ? MAXKEY : keys[end]);

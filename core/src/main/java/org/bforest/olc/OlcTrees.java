@@ -1,6 +1,7 @@
 package org.bforest.olc;
 
 import org.bforest.ConcurrentLongIndex;
+import org.bforest.util.Arrivals;
 
 /**
  * The one way into this package from outside it: {@code org.bforest.Indexes} builds the concurrent
@@ -23,5 +24,10 @@ public final class OlcTrees {
      */
     public static ConcurrentLongIndex bulkLoad(long[] sortedKeys, long[] values) {
         return OlcBSTree.bulkLoad(sortedKeys, values);
+    }
+
+    /** {@link #bulkLoad(long[], long[])} of input that may still be arriving ({@link Arrivals}). */
+    public static ConcurrentLongIndex bulkLoad(long[] sortedKeys, long[] values, Arrivals in) {
+        return OlcBulkLoad.load(sortedKeys, values, in);
     }
 }

@@ -9,6 +9,7 @@ import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
 import org.bforest.LongIndexViews;
+import org.bforest.util.Arrivals;
 import org.bforest.util.BatchArguments;
 import org.bforest.util.Bounds;
 import org.bforest.util.SortedInput;
@@ -358,7 +359,12 @@ public abstract class LeafChainIndex implements LongIndex, InvariantCheckable {
      *                                  lengths; nothing is changed
      */
     protected final int acceptBulk(long[] keys, long[] values) {
-        SortedInput.check(keys, values);
+        return acceptBulk(keys, values, Arrivals.ALL);
+    }
+
+    /** {@link #acceptBulk(long[], long[])} of input that may still be arriving ({@link Arrivals}). */
+    protected final int acceptBulk(long[] keys, long[] values, Arrivals in) {
+        SortedInput.check(keys, values, in);
         int n = keys.length;
         if (n > 0 && keys[n - 1] == MAXKEY) {
             hasMax = true;

@@ -15,12 +15,23 @@ public final class SortedInput {
      * @throws NullPointerException     if {@code keys} is null
      */
     public static void check(long[] keys, long[] values) {
+        check(keys, values, Arrivals.ALL);
+    }
+
+    /**
+     * {@link #check(long[], long[])} of arrays given whole; of a stream still arriving only the
+     * arrays' lengths, as its filler checks the order ({@link Arrivals}).
+     */
+    public static void check(long[] keys, long[] values, Arrivals in) {
         if (keys == null) {
             throw new NullPointerException("keys must not be null (pass an empty array for an empty index)");
         }
         if (values != null && values.length != keys.length) {
             throw new IllegalArgumentException("values has length " + values.length + " but keys has length "
                     + keys.length + ": pass one value per key, or null for every value 0");
+        }
+        if (!in.whole()) {
+            return;
         }
         for (int i = 1; i < keys.length; i++) {
             if (keys[i] <= keys[i - 1]) {
