@@ -17,6 +17,8 @@
  */
 module org.bforest {
     requires static jdk.incubator.vector;
+    // com.sun.nio.file.ExtendedOpenOption.DIRECT: a large snapshot's writes skip the page cache
+    requires jdk.unsupported;
 
     exports org.bforest;
 

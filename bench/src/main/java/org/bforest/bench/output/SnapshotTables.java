@@ -173,7 +173,7 @@ final class SnapshotTables {
 
     /** What the columns mean, under every title. */
     static final String LEGEND = "save: LongIndex.snapshot (temp file, fsync, rename); load: Indexes.load of the"
-            + " file just written, so from the page cache; cold load: the same with the file's pages dropped from"
+            + " file just written, from the page cache (read once, untimed, first); cold load: the same with the file's pages dropped from"
             + " the page cache first; map: Indexes.map until it returned; mapped A: workload A's lookups on the"
             + " mapped index, 1 thread (vs A: over the structure's own A). GB/s: file bytes / median seconds. disk:"
             + " sequential write with force(true), read and cold read of a file the size of the largest snapshot"
@@ -184,7 +184,7 @@ final class SnapshotTables {
     static final String PROTOCOL = "--snapshot: after each dataset's cells at each size, every bforest structure"
             + " is built as its cells build it and, per repetition (warm-ups first, interleaved across the rows as"
             + " the cells are), saved into the folder (LongIndex.snapshot: a temp file, fsync, rename), loaded back"
-            + " (Indexes.load) from the page cache, as it was just written, then loaded again cold, its pages"
+            + " (Indexes.load) from the page cache (the file read once, untimed, first), then loaded again cold, its pages"
             + " dropped from the page cache first (posix_fadvise DONTNEED, where the system allows it), and mapped"
             + " (Indexes.map), then workload A's lookups run on the mapped index, one thread, right after the map"
             + " (so the first touch of each page is in them); the original is dropped before the load, the file"

@@ -1,5 +1,6 @@
 package org.bforest.bench.runner;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -7,7 +8,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 
 /**
@@ -81,6 +85,21 @@ public final class PageCache {
             }
         } catch (Throwable e) {
             return false;
+        }
+    }
+
+    /**
+     * Reads {@code file} once, so that its pages are in the page cache: a large snapshot is written
+     * with direct I/O and is not there after its save, as a file written through the cache is.
+     */
+    public static void fill(Path file) throws IOException {
+        ByteBuffer b = ByteBuffer.allocateDirect(4 << 20);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long at = 0;
+            int r;
+            while ((r = ch.read(b.clear(), at)) > 0) {
+                at += r;
+            }
         }
     }
 }

@@ -38,7 +38,7 @@ import org.bforest.bench.structures.Values;
 /**
  * {@code --snapshot DIR}, on one dataset at one size, after its usual cells: every bforest
  * structure of the run built as its cells build it, then per repetition its snapshot saved into
- * DIR, loaded back (from the page cache, as it was just written, and again cold, its pages dropped
+ * DIR, loaded back (from the page cache, the file read once first, and again cold, its pages dropped
  * first where {@link PageCache} can), and mapped, workload A's lookups run on the mapped index, and
  * the file deleted; beside them, on the same entries, a {@code TreeMap<Long, Long>} through Java
  * serialization and the key and value arrays through fastutil's {@code BinIO}; then the disk's own
@@ -287,6 +287,9 @@ final class SnapshotBench {
          */
         final void reads(int timed, double saved, String what, TimedRead read, Path... files) throws IOException {
             progress.phase(what);
+            for (Path f : files) {
+                PageCache.fill(f); // untimed: the warm read is from the page cache, whatever wrote the file
+            }
             double warm = read.seconds();
             double coldSeconds = Double.NaN;
             if (evict(files)) {
