@@ -118,6 +118,11 @@ public final class PackedLanes {
 
     /** Writes {@code lanes(width)} lane values from {@code in} into the block, a word at a time. */
     public static void pack(long[] in, long[] block, int off, int width) {
+        if (width == 64) {
+            // a lane a word: a copy (the bulk load of wide keys writes every leaf this way)
+            System.arraycopy(in, 0, block, off, BLOCK_BITS / 64);
+            return;
+        }
         int perWord = 64 / width;
         long mask = maxLane(width);
         for (int w = 0, i = 0; w < BLOCK_BITS / 64; w++) {
