@@ -364,6 +364,11 @@ public final class Indexes {
      * checksum checked as it is read. A snapshot of an index of kind
      * {@link IndexKind.Family#OTHER} loads as a BS-tree.
      *
+     * <p>The calling thread builds while a second thread reads, checks and hands over the
+     * entries and a third asks the kernel for the file ahead of it (for snapshots over 8 MiB of
+     * data), so a load from disk takes about the longer of the read and the build. Both threads
+     * have ended when this returns or throws.
+     *
      * @param file a snapshot file
      * @return a new index holding the snapshot's entries
      * @throws CorruptSnapshotException if the file is not a complete, intact snapshot (it names
@@ -389,7 +394,7 @@ public final class Indexes {
             s.finish(); // throws why the read stopped
             throw new IOException("the read of " + file + " stopped", stopped);
         } catch (RuntimeException | Error e) {
-            s.cancel();
+            s.cancel(e);
             throw e;
         }
         s.finish(); // the inner levels' checksums, checked after the last entry arrived

@@ -184,13 +184,18 @@ final class SnapshotReader {
             }
         }
 
-        /** Stops the read at its next buffer and waits for it to end; what it threw is dropped. */
-        void cancel() {
+        /**
+         * Stops the read at its next buffer and waits for it to end, because the build failed with
+         * {@code cause}: that stays the exception thrown, with whatever the read threw added to it.
+         */
+        void cancel(Throwable cause) {
             cancelled = true;
             try {
                 finish();
-            } catch (IOException | RuntimeException e) {
-                // the build's exception is the one the caller throws
+            } catch (Throwable e) {
+                if (e != cause) {
+                    cause.addSuppressed(e);
+                }
             }
         }
     }
