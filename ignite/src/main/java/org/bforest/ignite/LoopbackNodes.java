@@ -15,8 +15,9 @@ import org.apache.ignite.spi.discovery.tcp.ipfinder.vm.TcpDiscoveryVmIpFinder;
 /**
  * Ignite node configurations for a small cluster inside one machine, for tests and trials: every
  * socket on {@code 127.0.0.1} only, nothing multicast, small memory and thread pools, no log
- * output, and a failure stops the node rather than the JVM. Several nodes started from these
- * configurations in one JVM (or in several JVMs on one machine) find each other and nobody else.
+ * output, and a failure stops the node rather than the JVM. Nodes started from these
+ * configurations with the same discovery port, in one JVM or in several on one machine, find each
+ * other and no node on another machine.
  *
  * <pre>{@code
  * Ignite a = Ignition.start(LoopbackNodes.configuration("a", workDir));
@@ -70,6 +71,7 @@ public final class LoopbackNodes {
      *
      * @param instanceName the node's name, unique in the JVM
      * @param workDirectory where the node keeps its files
+     * @return a new configuration, to adjust further or pass to {@code Ignition.start}
      * @throws NullPointerException if an argument is null
      */
     public static IgniteConfiguration configuration(String instanceName, Path workDirectory) {
@@ -86,6 +88,7 @@ public final class LoopbackNodes {
      * @param discoveryPort     the first discovery port; the node takes the first free one of the
      *                          {@value #PORT_RANGE} from it on
      * @param communicationPort the first communication port, likewise
+     * @return a new configuration, to adjust further or pass to {@code Ignition.start}
      * @throws NullPointerException     if {@code instanceName} or {@code workDirectory} is null
      * @throws IllegalArgumentException if a port range does not fit in {@code [1, 65535]}
      */

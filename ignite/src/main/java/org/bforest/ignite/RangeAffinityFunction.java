@@ -33,9 +33,11 @@ import org.apache.ignite.cluster.ClusterNode;
  * cache configurations.
  */
 public final class RangeAffinityFunction implements AffinityFunction {
+    /** The serialized form's version. */
     @Serial
     private static final long serialVersionUID = 1L;
 
+    /** Key to partition. */
     private final RangePartitions ranges;
     /** Partition to nodes; keys never reach it. */
     private final RendezvousAffinityFunction placement;
@@ -43,6 +45,7 @@ public final class RangeAffinityFunction implements AffinityFunction {
     /**
      * A function over these partitions.
      *
+     * @param ranges the key ranges, one a partition
      * @throws NullPointerException if {@code ranges} is null
      */
     public RangeAffinityFunction(RangePartitions ranges) {
@@ -50,7 +53,11 @@ public final class RangeAffinityFunction implements AffinityFunction {
         this.placement = new RendezvousAffinityFunction(false, ranges.partitions());
     }
 
-    /** The key ranges of the partitions. */
+    /**
+     * The key ranges of the partitions.
+     *
+     * @return the partitions this function was made with
+     */
     public RangePartitions ranges() {
         return ranges;
     }

@@ -27,6 +27,7 @@ import java.util.Objects;
  * }</pre>
  */
 public final class RangePartitions implements Serializable {
+    /** The serialized form's version. */
     @Serial
     private static final long serialVersionUID = 1L;
 
@@ -49,6 +50,8 @@ public final class RangePartitions implements Serializable {
      * the signed range (hashes, random ids); for keys that crowd a part of it (timestamps,
      * counters) use {@link #fromSample}.
      *
+     * @param partitions how many partitions
+     * @return the partitions
      * @throws IllegalArgumentException if {@code partitions} is not in {@code [1, 65000]}
      */
     public static RangePartitions even(int partitions) {
@@ -76,6 +79,9 @@ public final class RangePartitions implements Serializable {
      * {@code partitions}; never two equal split points, never an empty partition. Ask for what
      * you need from {@link #partitions()}, not from the argument.
      *
+     * @param sample     keys like those the partitions will hold, in any order; not changed
+     * @param partitions how many partitions at most
+     * @return the partitions
      * @throws NullPointerException     if {@code sample} is null
      * @throws IllegalArgumentException if {@code sample} is empty or {@code partitions} is not in
      *                                  {@code [1, 65000]}
@@ -105,6 +111,8 @@ public final class RangePartitions implements Serializable {
      * The partitions cut at exactly these split points: {@code splits.length + 1} partitions,
      * split {@code i} opening partition {@code i + 1}. No split points is one partition.
      *
+     * @param splits the split points, strictly ascending; copied
+     * @return the partitions
      * @throws NullPointerException     if {@code splits} is null
      * @throws IllegalArgumentException if the splits are not strictly ascending, if the first is
      *                                  {@link Long#MIN_VALUE} (partition 0 would be empty), or if
@@ -119,17 +127,30 @@ public final class RangePartitions implements Serializable {
         return new RangePartitions(splits.clone());
     }
 
-    /** How many partitions: the split points plus one. */
+    /**
+     * How many partitions.
+     *
+     * @return the split points plus one
+     */
     public int partitions() {
         return splits.length + 1;
     }
 
-    /** A copy of the split points, ascending: element {@code i} is the lowest key of partition {@code i + 1}. */
+    /**
+     * The split points.
+     *
+     * @return a copy of them, ascending: element {@code i} is the lowest key of partition {@code i + 1}
+     */
     public long[] splits() {
         return splits.clone();
     }
 
-    /** The partition that holds {@code key}: how many split points are {@code <= key}. */
+    /**
+     * The partition that holds a key: a binary search, no allocation.
+     *
+     * @param key any key
+     * @return how many split points are {@code <= key}, in {@code [0, partitions())}
+     */
     public int partition(long key) {
         int lo = 0;
         int hi = splits.length;
@@ -145,8 +166,10 @@ public final class RangePartitions implements Serializable {
     }
 
     /**
-     * The lowest key of partition {@code p} (inclusive).
+     * The lowest key of a partition.
      *
+     * @param p the partition
+     * @return its lowest key (inclusive)
      * @throws IndexOutOfBoundsException if {@code p} is not in {@code [0, partitions())}
      */
     public long lowest(int p) {
@@ -155,8 +178,10 @@ public final class RangePartitions implements Serializable {
     }
 
     /**
-     * The highest key of partition {@code p} (inclusive).
+     * The highest key of a partition.
      *
+     * @param p the partition
+     * @return its highest key (inclusive)
      * @throws IndexOutOfBoundsException if {@code p} is not in {@code [0, partitions())}
      */
     public long highest(int p) {
@@ -169,6 +194,12 @@ public final class RangePartitions implements Serializable {
      * bound inclusive or not: what a range query must visit. {@link Span#EMPTY} when the range
      * holds no key ({@code lo > hi}, or an exclusive bound that leaves nothing, such as
      * {@code [5, 5)} or {@code (MAX_VALUE, ...]}).
+     *
+     * @param lo          the range's lower bound
+     * @param loInclusive whether {@code lo} is in the range
+     * @param hi          the range's upper bound
+     * @param hiInclusive whether {@code hi} is in the range
+     * @return the first and last partition the range's keys fall in, or {@link Span#EMPTY}
      */
     public Span partitionsCovering(long lo, boolean loInclusive, long hi, boolean hiInclusive) {
         if (!loInclusive) {
@@ -197,12 +228,20 @@ public final class RangePartitions implements Serializable {
         /** No partition: a range with no key in it. */
         public static final Span EMPTY = new Span(0, -1);
 
-        /** Whether the run holds no partition. */
+        /**
+         * Whether the run holds no partition.
+         *
+         * @return {@code first > last}
+         */
         public boolean isEmpty() {
             return first > last;
         }
 
-        /** How many partitions the run holds. */
+        /**
+         * How many partitions the run holds.
+         *
+         * @return {@code last - first + 1}, or 0 when empty
+         */
         public int count() {
             return isEmpty() ? 0 : last - first + 1;
         }
@@ -232,9 +271,17 @@ public final class RangePartitions implements Serializable {
         return s.append("]]").toString();
     }
 
+    /**
+     * Reads the split points and checks them as {@link #of} does: a stream is input like any
+     * other, and a forged one must not build partitions that break the search.
+     *
+     * @param in the stream
+     * @throws IOException            if the stream fails, or its split points are not valid
+     *                                ({@link InvalidObjectException})
+     * @throws ClassNotFoundException if a class in the stream is not found
+     */
     @Serial
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
-        // A stream is input like any other: a forged one must not build partitions that break the search.
         in.defaultReadObject();
         String problem = splits == null ? "no split points" : problem(splits);
         if (problem != null) {
