@@ -244,7 +244,7 @@ final class SnapshotReader {
         int leafBytes = h.leafBytes();
         long dataBytes = h.dataBytes();
         int perRead = (int) Math.max(1, Math.min(READ_BYTES, dataBytes) / blockBytes);
-        ReadAhead ahead = out != null && READ_AHEAD ? ReadAhead.start(ch, h.fileBytes()) : null;
+        ReadAhead ahead = out != null ? ReadAhead.start(ch, h.fileBytes()) : null;
         try (Arena arena = Arena.ofConfined()) {
             // freed when the read ends, not when a collection finds the buffer
             MemorySegment seg = arena.allocate((long) perRead * blockBytes, 64);
@@ -280,20 +280,18 @@ final class SnapshotReader {
                 }
                 if (keys != null) {
                     // leaf by leaf: 16 keys, then their 16 values
-                    long first = from / leafBytes * NODE;
-                    for (int at = 0; at < len; at += leafBytes, first += NODE) {
-                        int count = (int) Math.min(NODE, stored - first);
-                        MemorySegment.copy(seg, LE_LONG, at, keys, (int) first, count);
+                    int start = (int) (from / leafBytes * NODE);
+                    int end = (int) Math.min(start + (long) len / leafBytes * NODE, stored);
+                    for (int at = 0, first = start; first < end; at += leafBytes, first += NODE) {
+                        int count = Math.min(NODE, end - first);
+                        MemorySegment.copy(seg, LE_LONG, at, keys, first, count);
                         if (values != null) {
-                            MemorySegment.copy(seg, LE_LONG, at + NODE * 8, values, (int) first, count);
+                            MemorySegment.copy(seg, LE_LONG, at + NODE * 8, values, first, count);
                         }
                     }
-                    previous = checkOrder(file, keys, (int) (from / leafBytes * NODE), (int) Math.min(first, stored),
-                            previous);
+                    previous = checkOrder(file, keys, start, end, previous);
                     if (out != null) {
-                        out.arrived((int) Math.min(first, stored));
-                    }
-                    if (ahead != null) {
+                        out.arrived(end);
                         ahead.readTo(HEADER_BYTES + from + len);
                     }
                 }
@@ -315,9 +313,6 @@ final class SnapshotReader {
             }
         }
     }
-
-    /** Whether a streamed load reads ahead ({@link ReadAhead}); a switch for measuring it. */
-    static boolean READ_AHEAD = true;
 
     /**
      * Keeps the disk busy while the reader checks and copies: a thread that asks the kernel for

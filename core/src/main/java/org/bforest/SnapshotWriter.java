@@ -101,7 +101,7 @@ final class SnapshotWriter implements LongEntryConsumer {
         Path tmp = dir.resolve("." + name.substring(0, Math.min(name.length(), 48)) + ".tmp-"
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()));
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-             FileChannel direct = DIRECT_IO && sizeHint > DIRECT_ENTRIES ? openDirect(tmp) : null;
+             FileChannel direct = sizeHint > DIRECT_ENTRIES ? openDirect(tmp) : null;
              Arena arena = Arena.ofShared()) {
             SnapshotWriter w = new SnapshotWriter(ch, direct, arena, kind.storesValues(), sizeHint);
             try {
@@ -131,9 +131,6 @@ final class SnapshotWriter implements LongEntryConsumer {
             // a file system that cannot open a folder for reading: the rename stands, not yet forced
         }
     }
-
-    /** Whether a large snapshot writes with direct I/O where it can; a switch for measuring it. */
-    static boolean DIRECT_IO = true;
 
     /** Above this many entries a snapshot writes its full buffers with direct I/O where it can. */
     private static final long DIRECT_ENTRIES = 1 << 19;
