@@ -33,6 +33,7 @@ import org.apache.ignite.spi.discovery.tcp.ipfinder.vm.TcpDiscoveryVmIpFinder;
  *       loading, no metrics log, a {@link NullLogger};</li>
  *   <li>a default data region of 64 MB growing to 256 MB off-heap (Ignite's default grows to 20%
  *       of the machine's memory per node), thread pools of 2 threads;</li>
+ *   <li>the rebalancing events index caches need ({@link IgniteLongIndex#serverConfiguration});</li>
  *   <li>a {@link StopNodeFailureHandler}: Ignite's default handler halts the whole JVM on a
  *       critical failure, test runner included;</li>
  *   <li>its files (marshaller mappings, per-node folders) under the given work directory; and the
@@ -102,7 +103,7 @@ public final class LoopbackNodes {
             System.setProperty("IGNITE_UPDATE_NOTIFIER", "false");
         }
         String addresses = LOOPBACK + ":" + discoveryPort + ".." + (discoveryPort + PORT_RANGE - 1);
-        return new IgniteConfiguration()
+        return IgniteLongIndex.serverConfiguration(new IgniteConfiguration())
                 .setIgniteInstanceName(instanceName)
                 .setLocalHost(LOOPBACK)
                 .setWorkDirectory(workDirectory.toAbsolutePath().toString())

@@ -2,13 +2,9 @@ package org.bforest.ignite;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.io.Serial;
 import java.io.Serializable;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -59,8 +55,8 @@ class RangeAffinityClusterTest {
     @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void partitionsHoldTheirKeyRanges(@TempDir Path work) throws Exception {
         RangePartitions ranges = RangePartitions.even(PARTITIONS);
-        int discovery = freePortBlock(0);
-        int communication = freePortBlock(discovery + LoopbackNodes.PORT_RANGE);
+        int discovery = TestCluster.freePortBlock(0);
+        int communication = TestCluster.freePortBlock(discovery + LoopbackNodes.PORT_RANGE);
         List<Ignite> nodes = new ArrayList<>();
         try {
             for (int i = 0; i < NODES; i++) {
@@ -134,29 +130,6 @@ class RangeAffinityClusterTest {
      * A block of {@link LoopbackNodes#PORT_RANGE} free loopback ports from {@code from} on (a
      * random place when 0), so that this cluster cannot meet another one on the machine.
      */
-    private static int freePortBlock(int from) throws IOException {
-        SplittableRandom rnd = new SplittableRandom();
-        for (int attempt = 0; attempt < 100; attempt++) {
-            int base = from > 0 && attempt == 0 ? from : 20_000 + 10 * rnd.nextInt(2_000);
-            if (blockIsFree(base)) {
-                return base;
-            }
-        }
-        throw new IOException("no block of " + LoopbackNodes.PORT_RANGE + " free loopback ports found");
-    }
-
-    private static boolean blockIsFree(int base) {
-        InetAddress loopback = InetAddress.getLoopbackAddress();
-        for (int port = base; port < base + LoopbackNodes.PORT_RANGE; port++) {
-            try (ServerSocket s = new ServerSocket(port, 1, loopback)) {
-                assertTrue(s.isBound());
-            } catch (IOException busy) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** What a partition's scan found, and on which node. Not a record: Ignite's marshaller sets fields. */
     static final class PartitionScan implements Serializable {
         @Serial
