@@ -17,6 +17,8 @@ import org.apache.ignite.Ignition;
  * picked at random, so that two test runs on one machine stay two clusters).
  */
 final class TestCluster implements AutoCloseable {
+    /** A killed node is noticed within this (Ignite's default is 10 s). */
+    static final long FAILURE_DETECTION_MILLIS = 3_000;
     final Path work;
     final int discoveryPort;
     final int communicationPort;
@@ -43,7 +45,7 @@ final class TestCluster implements AutoCloseable {
     /** Starts one more server node in this JVM. */
     Ignite startNode() {
         Ignite node = Ignition.start(LoopbackNodes.configuration(prefix + "-" + started++, work, discoveryPort,
-                communicationPort));
+                communicationPort).setFailureDetectionTimeout(FAILURE_DETECTION_MILLIS));
         nodes.add(node);
         return node;
     }
