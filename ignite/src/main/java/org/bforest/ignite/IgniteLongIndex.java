@@ -13,6 +13,7 @@ import javax.cache.processor.EntryProcessorResult;
 import javax.cache.processor.MutableEntry;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.IgniteCache;
+import org.apache.ignite.IgniteClientDisconnectedException;
 import org.apache.ignite.IgniteDataStreamer;
 import org.apache.ignite.cache.CacheAtomicityMode;
 import org.apache.ignite.cache.CacheEntryProcessor;
@@ -86,6 +87,8 @@ import org.bforest.LongIndex;
  * removes them).
  */
 public final class IgniteLongIndex implements LongIndex, AutoCloseable {
+    /** How a server's answer to {@link PartitionJobs.Configured} starts when the cache is not an index cache. */
+    static final String NOT_INDEX = "not an index cache: ";
     /** Entries a range job returns at most; a partition with more is read in several. */
     static final int CHUNK = 4096;
     /** Partitions a range or neighbour query asks at once. */
@@ -192,7 +195,7 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
     public static IgniteLongIndex create(Ignite ignite, CacheConfiguration<Long, Long> cfg) {
         Objects.requireNonNull(ignite, "ignite");
         Objects.requireNonNull(cfg, "cfg");
-        RangePartitions ranges = checkIndexConfiguration(cfg.getName(), cfg);
+        RangePartitions ranges = checkIndexConfiguration(cfg.getName(), cfg, true);
         requireServers(ignite, cfg.getName());
         IgniteCache<Long, Long> cache = ignite.getOrCreateCache(cfg);
         IgniteLongIndex index = open(ignite, cfg.getName());
@@ -224,9 +227,12 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
         }
         @SuppressWarnings("unchecked")
         CacheConfiguration<Long, Long> cfg = cache.getConfiguration(CacheConfiguration.class);
-        RangePartitions ranges = checkIndexConfiguration(name, cfg);
+        RangePartitions ranges = checkIndexConfiguration(name, cfg, false);
         for (String problem : ignite.compute(ignite.cluster().forServers())
                 .broadcast(new PartitionJobs.Configured(name))) {
+            if (problem != null && problem.startsWith(NOT_INDEX)) {
+                throw new IllegalArgumentException(problem.substring(NOT_INDEX.length()));
+            }
             if (problem != null) {
                 throw new IllegalStateException(problem);
             }
@@ -234,16 +240,23 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
         return new IgniteLongIndex(ignite, name, cache, ranges);
     }
 
-    private static RangePartitions checkIndexConfiguration(String name, CacheConfiguration<?, ?> cfg) {
+    static String notIndexInterceptor(String name, Object interceptor) {
+        return "cache " + name + " is not an index cache: its interceptor is " + interceptor
+                + ", not the one IgniteLongIndex.cacheConfiguration sets for it";
+    }
+
+    private static RangePartitions checkIndexConfiguration(String name, CacheConfiguration<?, ?> cfg,
+                                                           boolean creating) {
         if (!(cfg.getAffinity() instanceof RangeAffinityFunction f)) {
             throw new IllegalArgumentException("cache " + name + " is not an index cache: its affinity function is "
                     + (cfg.getAffinity() == null ? "Ignite's default" : cfg.getAffinity().getClass().getName())
                     + ", not a RangeAffinityFunction; make index caches with IgniteLongIndex.cacheConfiguration");
         }
-        if (!(cfg.getInterceptor() instanceof TreeInterceptor t) || !t.ranges().equals(f.ranges())
-                || !t.cacheName().equals(name)) {
-            throw new IllegalArgumentException("cache " + name + " is not an index cache: its interceptor is "
-                    + cfg.getInterceptor() + ", not the one IgniteLongIndex.cacheConfiguration sets for it");
+        // a client node's copy of the configuration has no interceptor: servers check theirs (Configured)
+        boolean client = cfg.getInterceptor() == null && !creating;
+        if (!client && (!(cfg.getInterceptor() instanceof TreeInterceptor t) || !t.ranges().equals(f.ranges())
+                || !t.cacheName().equals(name))) {
+            throw new IllegalArgumentException(notIndexInterceptor(name, cfg.getInterceptor()));
         }
         if (cfg.getAtomicityMode() != CacheAtomicityMode.TRANSACTIONAL
                 || cfg.getWriteSynchronizationMode() != CacheWriteSynchronizationMode.FULL_SYNC) {
@@ -255,7 +268,7 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
     }
 
     private static void requireServers(Ignite ignite, String name) {
-        if (ignite.cluster().forServers().nodes().isEmpty()) {
+        if (noServers(ignite)) {
             throw new IllegalStateException("the cluster of node " + ignite.name() + " has no server node to hold"
                     + " index " + name + ": start server nodes (IgniteLongIndex.serverConfiguration) first");
         }
@@ -654,9 +667,26 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
         closed = true;
     }
 
+    /** Whether {@code ignite}'s cluster has no server node, or {@code ignite} is a client cut off from it. */
+    private static boolean noServers(Ignite ignite) {
+        try {
+            return ignite.cluster().forServers().nodes().isEmpty();
+        } catch (IgniteClientDisconnectedException e) {
+            return true;
+        }
+    }
+
+    /**
+     * Refuses a call on a closed handle, or when the cluster has no server node left (a client's
+     * calls would otherwise wait for one to come back).
+     */
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("index " + name + " is closed: open a new handle with IgniteLongIndex.open");
+        }
+        if (noServers(ignite)) {
+            throw new IllegalStateException("the cluster of node " + ignite.name() + " has no server node left to"
+                    + " hold index " + name + ": start server nodes (IgniteLongIndex.serverConfiguration)");
         }
     }
 

@@ -210,7 +210,7 @@ final class PartitionJobs {
         }
     }
 
-    /** Whether this node can keep trees: null if so, else why not. */
+    /** Whether this node can keep the cache's trees: null if so, else why not. */
     static final class Configured extends OnNode<String> {
         private static final long serialVersionUID = 1L;
 
@@ -220,6 +220,15 @@ final class PartitionJobs {
 
         @Override
         public String call() {
+            IgniteCache<Long, Long> cache = ignite.cache(cacheName);
+            if (cache != null) {
+                @SuppressWarnings("unchecked")
+                CacheConfiguration<Long, Long> cfg = cache.getConfiguration(CacheConfiguration.class);
+                if (!(cfg.getInterceptor() instanceof TreeInterceptor)) {
+                    return IgniteLongIndex.NOT_INDEX + IgniteLongIndex.notIndexInterceptor(cacheName,
+                            cfg.getInterceptor());
+                }
+            }
             return NodeTrees.missingEvents(ignite);
         }
     }
