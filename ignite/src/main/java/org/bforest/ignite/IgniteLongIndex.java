@@ -21,10 +21,13 @@ import org.apache.ignite.cache.CacheMode;
 import org.apache.ignite.cache.CachePeekMode;
 import org.apache.ignite.cache.CacheWriteSynchronizationMode;
 import org.apache.ignite.cache.PartitionLossPolicy;
+import org.apache.ignite.cache.affinity.Affinity;
+import org.apache.ignite.cluster.ClusterGroup;
+import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.configuration.CacheConfiguration;
 import org.apache.ignite.configuration.IgniteConfiguration;
-import org.apache.ignite.lang.IgniteCallable;
 import org.apache.ignite.lang.IgniteFuture;
+import org.bforest.ConcurrentLongIndex;
 import org.bforest.LongCursor;
 import org.bforest.LongEntryVisitor;
 import org.bforest.LongIndex;
@@ -99,6 +102,11 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
     private final IgniteCache<Long, Long> cache;
     private final RangePartitions ranges;
     private final Collection<String> cacheNames;
+    private final ClusterGroup servers;
+    // on a server node that holds the cache: its own trees, read in place for the partitions it holds
+    private final NodeTrees local;
+    private final Affinity<Long> affinity;
+    private final ClusterNode localNode;
     private volatile boolean closed;
     private volatile long defaultReturnValue;
 
@@ -108,6 +116,10 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
         this.cache = cache;
         this.ranges = ranges;
         this.cacheNames = java.util.List.of(name);
+        this.servers = ignite.cluster().forServers();
+        this.localNode = ignite.cluster().localNode();
+        this.affinity = ignite.affinity(name);
+        this.local = localNode.isClient() ? null : NodeTrees.of(ignite, name, ranges);
     }
 
     // ---- set-up -------------------------------------------------------------------------------
@@ -237,6 +249,8 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
                 throw new IllegalStateException(problem);
             }
         }
+        // every server builds the trees of the partitions it holds now, before the first query waits for one
+        ignite.compute(ignite.cluster().forServers()).broadcast(new PartitionJobs.LoadAll(name));
         return new IgniteLongIndex(ignite, name, cache, ranges);
     }
 
@@ -319,6 +333,10 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
     @Override
     public long get(long key, long absent) {
         checkOpen();
+        ConcurrentLongIndex t = localTree(ranges.partition(key), key);
+        if (t != null) {
+            return t.get(key, absent);
+        }
         Long v = cache.get(key);
         return v == null ? absent : v;
     }
@@ -326,7 +344,22 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
     @Override
     public boolean containsKey(long key) {
         checkOpen();
-        return cache.containsKey(key);
+        ConcurrentLongIndex t = localTree(ranges.partition(key), key);
+        return t != null ? t.containsKey(key) : cache.containsKey(key);
+    }
+
+    /**
+     * This node's tree of partition {@code p} (which holds {@code key}) when the handle is on a
+     * server node that holds the partition now (primary or backup, by the cache's current
+     * affinity) and has its tree loaded; else null, and the caller asks the cluster. A backup's
+     * tree is as current as the primary's: a write returns only once both applied it.
+     */
+    private ConcurrentLongIndex localTree(int p, long key) {
+        if (local == null) {
+            return null;
+        }
+        ConcurrentLongIndex t = local.readyOrNull(p);
+        return t != null && affinity.isPrimaryOrBackup(localNode, key) ? t : null;
     }
 
     @Override
@@ -348,14 +381,25 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
                     + keys.length);
         }
         checkOpen();
-        Set<Long> set = new HashSet<>(keys.length * 2);
-        for (long k : keys) {
-            set.add(k);
-        }
-        Map<Long, Long> found = cache.getAll(set);
+        // the keys this node holds are read here; the others in one getAll
+        Set<Long> remote = new HashSet<>();
         for (int i = 0; i < keys.length; i++) {
-            Long v = found.get(keys[i]);
-            values[i] = v == null ? absent : v;
+            ConcurrentLongIndex t = localTree(ranges.partition(keys[i]), keys[i]);
+            if (t != null) {
+                values[i] = t.get(keys[i], absent);
+            } else {
+                remote.add(keys[i]);
+            }
+        }
+        if (remote.isEmpty()) {
+            return;
+        }
+        Map<Long, Long> found = cache.getAll(remote);
+        for (int i = 0; i < keys.length; i++) {
+            if (remote.contains(keys[i])) {
+                Long v = found.get(keys[i]);
+                values[i] = v == null ? absent : v;
+            }
         }
     }
 
@@ -506,7 +550,7 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
             return null;
         }
         int p = ranges.partition(key);
-        Long found = call(p, new PartitionJobs.Neighbour(name, p, d, key));
+        Long found = ask(p, new PartitionJobs.Neighbour(name, p, d, key)).get();
         int step = up ? 1 : -1;
         int next = p + step;
         // the following partitions: any key of theirs is past key, so their first (or last) key is the answer
@@ -514,12 +558,11 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
         while (found == null && next >= 0 && next < ranges.partitions()) {
             int n = up ? Math.min(AHEAD, ranges.partitions() - next) : Math.min(AHEAD, next + 1);
             @SuppressWarnings("unchecked")
-            IgniteFuture<Long>[] asked = new IgniteFuture[n];
+            Answer<Long>[] asked = new Answer[n];
             for (int i = 0; i < n; i++) {
                 int q = next + i * step;
                 long edge = up ? ranges.lowest(q) : ranges.highest(q);
-                asked[i] = ignite.compute().affinityCallAsync(cacheNames, q,
-                        new PartitionJobs.Neighbour(name, q, inside, edge));
+                asked[i] = ask(q, new PartitionJobs.Neighbour(name, q, inside, edge));
             }
             for (int i = 0; i < n && found == null; i++) {
                 found = asked[i].get();
@@ -537,16 +580,15 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
             return 0;
         }
         @SuppressWarnings("unchecked")
-        IgniteFuture<Long>[] counts = new IgniteFuture[span.count()];
+        Answer<Long>[] counts = new Answer[span.count()];
         for (int p = span.first(); p <= span.last(); p++) {
             boolean first = p == span.first();
             boolean last = p == span.last();
-            counts[p - span.first()] = ignite.compute().affinityCallAsync(cacheNames, p, new PartitionJobs.Count(name,
-                    p, first ? from : ranges.lowest(p), !first || fromInclusive, last ? to : ranges.highest(p),
-                    !last || toInclusive));
+            counts[p - span.first()] = ask(p, new PartitionJobs.Count(name, p, first ? from : ranges.lowest(p),
+                    !first || fromInclusive, last ? to : ranges.highest(p), !last || toInclusive));
         }
         long total = 0;
-        for (IgniteFuture<Long> c : counts) {
+        for (Answer<Long> c : counts) {
             total += c.get();
         }
         return total;
@@ -568,13 +610,13 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
         }
         int count = span.count();
         @SuppressWarnings("unchecked")
-        IgniteFuture<long[]>[] firstChunks = new IgniteFuture[count];
+        Answer<long[]>[] firstChunks = new Answer[count];
         long visited = 0;
         for (int i = 0; i < count; i++) {
             for (int j = i; j < Math.min(count, i + AHEAD); j++) {
                 if (firstChunks[j] == null) {
-                    firstChunks[j] = ignite.compute().affinityCallAsync(cacheNames, span.first() + j,
-                            chunk(span, span.first() + j, from, fromInclusive, to, toInclusive));
+                    firstChunks[j] = ask(span.first() + j, chunk(span, span.first() + j, from, fromInclusive, to,
+                            toInclusive));
                 }
             }
             int p = span.first() + i;
@@ -592,8 +634,8 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
                 }
                 long last = chunk[chunk.length - 2];
                 boolean lastPartition = p == span.last();
-                chunk = call(p, new PartitionJobs.Chunk(name, p, last, false, lastPartition ? to : ranges.highest(p),
-                        !lastPartition || toInclusive, CHUNK));
+                chunk = ask(p, new PartitionJobs.Chunk(name, p, last, false, lastPartition ? to : ranges.highest(p),
+                        !lastPartition || toInclusive, CHUNK)).get();
             }
         }
         return visited;
@@ -607,8 +649,23 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
                 last ? to : ranges.highest(p), !last || toInclusive, CHUNK);
     }
 
-    private <R> R call(int partition, IgniteCallable<R> job) {
-        return ignite.compute().affinityCall(cacheNames, partition, job);
+    /** An answer of one partition: from this node's own tree, or on its way from the partition's primary. */
+    private interface Answer<R> {
+        R get();
+    }
+
+    /**
+     * Asks partition {@code p}: here, against this node's tree, when it holds the partition (the
+     * job runs when the answer is read, so a walk that stops early reads no further); otherwise a
+     * job on the partition's primary, sent now.
+     */
+    private <R> Answer<R> ask(int p, PartitionJobs.OnPartition<R> job) {
+        ConcurrentLongIndex t = localTree(p, ranges.lowest(p));
+        if (t != null) {
+            return () -> job.on(t);
+        }
+        IgniteFuture<R> remote = ignite.compute().affinityCallAsync(cacheNames, p, job);
+        return remote::get;
     }
 
     // ---- what a remote index does not have ----------------------------------------------------
@@ -678,13 +735,14 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
 
     /**
      * Refuses a call on a closed handle, or when the cluster has no server node left (a client's
-     * calls would otherwise wait for one to come back).
+     * calls would otherwise wait for one to come back). Cheap: a field, the client's reconnect
+     * future, and the server group's current members, all local.
      */
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("index " + name + " is closed: open a new handle with IgniteLongIndex.open");
         }
-        if (noServers(ignite)) {
+        if (ignite.cluster().clientReconnectFuture() != null || servers.nodes().isEmpty()) {
             throw new IllegalStateException("the cluster of node " + ignite.name() + " has no server node left to"
                     + " hold index " + name + ": start server nodes (IgniteLongIndex.serverConfiguration)");
         }

@@ -13,6 +13,7 @@ import org.apache.ignite.events.CacheRebalancingEvent;
 import org.apache.ignite.events.Event;
 import org.apache.ignite.events.EventType;
 import org.apache.ignite.lang.IgnitePredicate;
+import org.bforest.ConcurrentLongIndex;
 
 /**
  * The bforest trees one server node keeps for one index cache: one {@link PartitionTree} for each
@@ -155,6 +156,12 @@ final class NodeTrees {
             }
         }
         return t;
+    }
+
+    /** Partition {@code p}'s tree if this node has it loaded, else null (never waits, never loads). */
+    ConcurrentLongIndex readyOrNull(int p) {
+        PartitionTree t = trees.get(p);
+        return t == null ? null : t.treeOrNull();
     }
 
     /** Every tree this node holds that is ready, for checks and memory figures. */

@@ -5,7 +5,9 @@ import java.util.List;
 import javax.cache.Cache;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.IgniteCache;
+import org.apache.ignite.cache.affinity.Affinity;
 import org.apache.ignite.cache.query.QueryCursor;
+import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.cache.query.ScanQuery;
 import org.apache.ignite.configuration.CacheConfiguration;
 import org.apache.ignite.lang.IgniteCallable;
@@ -189,6 +191,38 @@ final class PartitionJobs {
 
         OnNode(String cacheName) {
             this.cacheName = cacheName;
+        }
+    }
+
+    /**
+     * Loads the trees of every partition this node holds, primary and backup, that has none yet:
+     * run when a handle opens, so that the first ordered query finds them built. A partition that
+     * moves away meanwhile is skipped (its next owner loads it).
+     */
+    static final class LoadAll extends OnNode<Integer> {
+        private static final long serialVersionUID = 1L;
+
+        LoadAll(String cacheName) {
+            super(cacheName);
+        }
+
+        @Override
+        public Integer call() {
+            NodeTrees trees = trees(ignite, cacheName);
+            Affinity<Long> affinity = ignite.affinity(cacheName);
+            ClusterNode local = ignite.cluster().localNode();
+            int loaded = 0;
+            for (int[] held : new int[][] {affinity.primaryPartitions(local), affinity.backupPartitions(local)}) {
+                for (int p : held) {
+                    try {
+                        trees.ready(p).await(NodeTrees.LOAD_WAIT_MILLIS);
+                        loaded++;
+                    } catch (RuntimeException movedAway) {
+                        // loaded where it is now, when a job first asks for it
+                    }
+                }
+            }
+            return loaded;
         }
     }
 

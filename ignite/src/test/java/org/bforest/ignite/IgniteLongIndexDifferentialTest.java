@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -17,8 +18,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The distributed index against {@code TreeMap}: three server nodes in this JVM, random mixed
- * operations through the {@link IgniteLongIndex} API (point operations and their batches,
+ * The distributed index against {@code TreeMap}: three server nodes and a client node in this
+ * JVM, random mixed operations through the {@link IgniteLongIndex} API, on a server's handle or
+ * the client's (point operations and their batches,
  * neighbours, first and last, range counts and visits with every kind of bound, early stops,
  * clears), every answer compared, and at the end every node's trees compared with its cache
  * copies. The keys crowd a few partitions and leave most empty, so ranges cross partition
@@ -41,9 +43,13 @@ class IgniteLongIndexDifferentialTest {
     void agreesWithTreeMap(@TempDir Path work) throws Exception {
         long seed = Long.getLong("bforest.ignite.seed", System.nanoTime());
         try (TestCluster cluster = TestCluster.start(work, "diff", 3);
-             IgniteLongIndex index = IgniteLongIndex.create(cluster.node(0), "diff", RangePartitions.even(PARTITIONS))) {
+             Ignite client = Ignition.start(LoopbackNodes.configuration("diff-client", work, cluster.discoveryPort,
+                     cluster.communicationPort).setClientMode(true));
+             IgniteLongIndex onServer = IgniteLongIndex.create(cluster.node(0), "diff",
+                     RangePartitions.even(PARTITIONS));
+             IgniteLongIndex onClient = IgniteLongIndex.open(client, "diff")) {
             try {
-                run(index, new SplittableRandom(seed));
+                run(new Handles(onServer, onClient), new SplittableRandom(seed));
             } catch (AssertionError | RuntimeException e) {
                 throw new AssertionError("IgniteLongIndex differs from TreeMap; replay with -Dbforest.ignite.seed="
                         + seed + ": " + e.getMessage(), e);
@@ -51,10 +57,23 @@ class IgniteLongIndexDifferentialTest {
         }
     }
 
-    private static void run(IgniteLongIndex index, SplittableRandom rnd) {
+    /**
+     * Two handles on one index: on a server node, which reads the partitions it holds from its own
+     * trees, and on a client node, which holds none and asks the cluster for everything. Each
+     * operation goes through one of them at random, so every answer also checks that a write
+     * through one is seen through the other.
+     */
+    private record Handles(IgniteLongIndex onServer, IgniteLongIndex onClient) {
+        IgniteLongIndex any(SplittableRandom rnd) {
+            return rnd.nextBoolean() ? onServer : onClient;
+        }
+    }
+
+    private static void run(Handles handles, SplittableRandom rnd) {
         TreeMap<Long, Long> model = new TreeMap<>();
         long[] pool = keyPool(rnd);
         for (int op = 0; op < OPS; op++) {
+            IgniteLongIndex index = handles.any(rnd);
             int roll = rnd.nextInt(100);
             long k = pool[rnd.nextInt(pool.length)];
             String what = "op " + op + ": ";
@@ -108,6 +127,7 @@ class IgniteLongIndexDifferentialTest {
                 assertEquals(0, index.size(), what + "size after clear");
             }
         }
+        IgniteLongIndex index = handles.onClient();
         assertEquals(List.of(), index.verify(), "every node's trees equal its cache copies");
         List<Long> all = new ArrayList<>();
         index.forEach((key, value) -> {

@@ -29,7 +29,7 @@ public record Options(List<Structure> structures, List<String> datasets, List<In
                       List<Workload> workloads, List<Integer> threads, Long seed, int reps, int warmups,
                       Path csv, Path reportDir, boolean sosdUnsignedShift, ProgressMode progress, String scale,
                       boolean help, ValueMode values, List<Integer> batches, BuildMode build,
-                      Anchors anchors, Path snapshotDir) {
+                      Anchors anchors, Path snapshotDir, int nodes) {
 
     /** The default run: every structure, workloads A to E, sized to finish in minutes. */
     public static final int DEFAULT_KEYS = 1_000_000;
@@ -38,6 +38,8 @@ public record Options(List<Structure> structures, List<String> datasets, List<In
     public static final int PAPER_KEYS = 150_000_000;
     public static final int PAPER_OPS = 50_000_000;
     public static final int DEFAULT_REPS = 3;
+    /** Server nodes of the embedded Ignite cluster the Ignite structures run on ({@code --nodes}). */
+    public static final int DEFAULT_NODES = 3;
     public static final int DEFAULT_WARMUPS = 1;
 
     public Options {
@@ -56,7 +58,17 @@ public record Options(List<Structure> structures, List<String> datasets, List<In
                    Path csv, Path reportDir, boolean sosdUnsignedShift, ProgressMode progress, String scale,
                    boolean help, ValueMode values, List<Integer> batches, BuildMode build, Anchors anchors) {
         this(structures, datasets, keys, ops, workloads, threads, seed, reps, warmups, csv, reportDir,
-                sosdUnsignedShift, progress, scale, help, values, batches, build, anchors, null);
+                sosdUnsignedShift, progress, scale, help, values, batches, build, anchors, null, DEFAULT_NODES);
+    }
+
+    /** Options with {@code --snapshot} and the default {@code --nodes}. */
+    public Options(List<Structure> structures, List<String> datasets, List<Integer> keys, int ops,
+                   List<Workload> workloads, List<Integer> threads, Long seed, int reps, int warmups,
+                   Path csv, Path reportDir, boolean sosdUnsignedShift, ProgressMode progress, String scale,
+                   boolean help, ValueMode values, List<Integer> batches, BuildMode build, Anchors anchors,
+                   Path snapshotDir) {
+        this(structures, datasets, keys, ops, workloads, threads, seed, reps, warmups, csv, reportDir,
+                sosdUnsignedShift, progress, scale, help, values, batches, build, anchors, snapshotDir, DEFAULT_NODES);
     }
 
     /** Whether {@code --snapshot} asked for the snapshot figures. */

@@ -52,8 +52,13 @@ public final class OptionsParser {
                                  hybrid (BS-tree inner levels on the CPU, leaf pages on
                                  the device), which run every operation in batches (--batch)
                                  and need an OpenCL device (PoCL on a CPU: ./bforest bench
-                                 installs it when they are named and it runs as root); or
-                                 'all' (the default: every structure but the OpenCL ones)
+                                 installs it when they are named and it runs as root),
+                                 ignite (IgniteLongIndex: the keys in an Ignite cache range-
+                                 partitioned in 256, a bforest tree a partition on each node)
+                                 and ignite-sql (the same in a plain Ignite cache with
+                                 Ignite's SQL index on the key), which run on --nodes server
+                                 nodes started in the bench's JVM; or 'all' (the default:
+                                 every structure but the OpenCL and Ignite ones)
               --dataset LIST     comma list of: uniform (splitmix64, seed 1), dense (small random
                                  gaps, seed 2), lognormal (seed 3), u32 (32-bit keys uniform in
                                  [0, 2^30), seed 3, as the B- tree article's), or the path of a
@@ -130,6 +135,9 @@ public final class OptionsParser {
                                  with a note (all but bstree-olc and skiplist); the operations are split
                                  into T contiguous slices run at once. Workload W runs with 1
                                  thread only (a note skips it at the other counts)
+              --nodes N          server nodes of the Ignite cluster that ignite and ignite-sql run
+                                 on (default 3): started in the bench's JVM, on 127.0.0.1 only,
+                                 when the first of them is built, stopped at the end
               --seed S           replaces the datasets' fixed seeds (uniform 1, dense 2,
                                  lognormal 3, u32 3, SOSD sampling 4); operation streams derive from it
               --reps R           timed repetitions per structure and workload (default 3); each
@@ -236,6 +244,7 @@ public final class OptionsParser {
         Path anchors = null;
         BuildMode build = BuildMode.BULK;
         Path snapshot = null;
+        int nodes = Options.DEFAULT_NODES;
 
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -251,7 +260,7 @@ public final class OptionsParser {
                 case "--sosd-unsigned-shift" -> shift = true;
                 case "--structures", "--dataset", "--datasets", "--keys", "--ops", "--workloads", "--threads",
                      "--seed", "--reps", "--warmup", "--csv", "--report", "--scale", "--progress", "--values",
-                     "--batch", "--build", "--anchors", "--snapshot" -> {
+                     "--batch", "--build", "--anchors", "--snapshot", "--nodes" -> {
                     if (value == null) {
                         if (i + 1 >= args.length) {
                             throw new BenchException(name + " needs a value (see --help)");
@@ -278,6 +287,7 @@ public final class OptionsParser {
                             case "--batch" -> batches = batches(name, value);
                             case "--anchors" -> anchors = Path.of(value);
                             case "--snapshot" -> snapshot = snapshotDir(value);
+                            case "--nodes" -> nodes = nodes(name, value);
                             default -> throw new AssertionError(name);
                         }
                     } catch (NumberFormatException e) {
@@ -298,7 +308,7 @@ public final class OptionsParser {
         // Read now, before anything runs: a malformed file should not cost a whole run first.
         Anchors a = anchors == null || help ? Anchors.NONE : Anchors.load(anchors);
         return new Options(structures, datasets, k, o, workloads, threads, seed, reps, warmups, csv, report, shift,
-                progress, scale, help, values, batches, build, a, snapshot);
+                progress, scale, help, values, batches, build, a, snapshot, nodes);
     }
 
     /**
@@ -406,6 +416,14 @@ public final class OptionsParser {
                     + Integer.MAX_VALUE / 2 + " here)");
         }
         return (int) v;
+    }
+
+    private static int nodes(String name, String value) {
+        long n = Counts.parse(name, value);
+        if (n < 1 || n > 8) {
+            throw new BenchException(name + " must be between 1 and 8 (server nodes started in this JVM), got " + n);
+        }
+        return (int) n;
     }
 
     private static int positive(String name, long v, int min) {

@@ -16,6 +16,7 @@ import org.bforest.bench.datasets.Dataset;
 import org.bforest.bench.datasets.Datasets;
 import org.bforest.bench.structures.BatchBuffers;
 import org.bforest.bench.structures.Batching;
+import org.bforest.bench.structures.ClusterAdapter;
 import org.bforest.bench.structures.DeviceBatchAdapter;
 import org.bforest.bench.structures.IndexAdapter;
 import org.bforest.bench.structures.Structure;
@@ -104,6 +105,16 @@ public final class BenchmarkRunner {
         List<Integer> batches = options.batches();
         // The OpenCL trees' plain cells go to the device in batches of the largest size asked for.
         DeviceBatchAdapter.useBatch(batches.isEmpty() ? 0 : batches.get(batches.size() - 1));
+        ClusterAdapter.useNodes(options.nodes());
+        try {
+            return runAll(t0, env);
+        } finally {
+            ClusterAdapter.shutdown(); // the embedded Ignite nodes, if the run started them
+        }
+    }
+
+    private RunSummary runAll(long t0, Environment env) {
+        List<Integer> batches = options.batches();
         int cells = options.workloads().size() * options.threads().size();
         long batchable = options.workloads().stream().filter(Workload::batchable).count();
         if (options.batched() && batchable > 0 && options.threads().contains(1)) {

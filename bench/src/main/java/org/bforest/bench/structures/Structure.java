@@ -86,6 +86,16 @@ public enum Structure {
             "its own memoryBytes() (device leaves, CPU inner levels)", false, true,
             () -> new DeviceBatchAdapter((d, kv) -> OpenClIndexes.hybridTree(d, OpenClIndexes.DEFAULT_PAGE_KEYS,
                     kv[0], kv[1])), -1),
+    IGNITE("ignite", "bforest on an Apache Ignite cluster (IgniteLongIndex): a TRANSACTIONAL cache, one backup,"
+            + " FULL_SYNC, range-partitioned in 256 at split points sampled from the keys, a concurrent BS-tree a"
+            + " partition on every node; look-ups and writes are the cache's, ranges run on the trees",
+            "IgniteLongIndex.create + load (a data streamer, through the interceptor that keeps the trees)",
+            "the trees' memoryBytes() on every node, backups' included (not the cache's own pages)", true, true,
+            () -> new ClusterAdapter("ignite"), -1),
+    IGNITE_SQL("ignite-sql", "a plain Apache Ignite cache (TRANSACTIONAL, one backup, FULL_SYNC) with Ignite's SQL"
+            + " index on the key: look-ups and writes are the cache's, ranges SELECT k, v ... ORDER BY k LIMIT ?",
+            "a data streamer into a fresh cache", "not measured (0): Ignite's off-heap pages", true, true,
+            () -> new ClusterAdapter("ignite-sql"), -1),
     SORTED_ARRAY("sorted-array", "sorted long[] keys + long[] values, Arrays.binarySearch",
             "copy of the sorted keys and values", "exact: two long[]", false, false, SortedArrayAdapter::new, 16);
 
@@ -158,16 +168,24 @@ public enum Structure {
      */
     public boolean snapshots() {
         return switch (this) {
-            case TREEMAP, SKIPLIST, FASTUTIL_AVL, FASTUTIL_RB, SORTED_ARRAY -> false;
+            case TREEMAP, SKIPLIST, FASTUTIL_AVL, FASTUTIL_RB, SORTED_ARRAY, IGNITE, IGNITE_SQL -> false;
             default -> true;
         };
     }
 
-    /** Every structure but the OpenCL ones: what 'all' and the default mean. */
+    /**
+     * Whether it runs on an Ignite cluster of server nodes the bench starts in its JVM
+     * ({@code --nodes}; named explicitly: 'all' and the default leave it out).
+     */
+    public boolean onCluster() {
+        return this == IGNITE || this == IGNITE_SQL;
+    }
+
+    /** Every structure but the OpenCL and Ignite ones: what 'all' and the default mean. */
     public static List<Structure> onTheCpu() {
         List<Structure> cpu = new ArrayList<>();
         for (Structure s : values()) {
-            if (!s.onDevice()) {
+            if (!s.onDevice() && !s.onCluster()) {
                 cpu.add(s);
             }
         }

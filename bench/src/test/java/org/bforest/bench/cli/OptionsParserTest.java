@@ -40,11 +40,16 @@ class OptionsParserTest {
     }
 
     @Test
-    void defaultsRunEverythingButTheOpenClStructures() {
+    void defaultsRunEverythingButTheOpenClAndIgniteStructures() {
         Options o = OptionsParser.parse();
         assertEquals(Structure.onTheCpu(), o.structures());
-        assertEquals(Structure.values().length - 2, o.structures().size());
+        assertEquals(Structure.values().length - 4, o.structures().size());
         assertTrue(o.structures().stream().noneMatch(Structure::onDevice));
+        assertTrue(o.structures().stream().noneMatch(Structure::onCluster));
+        assertEquals(3, o.nodes());
+        assertEquals(2, OptionsParser.parse("--nodes", "2").nodes());
+        BenchException nodes = assertThrows(BenchException.class, () -> OptionsParser.parse("--nodes", "0"));
+        assertTrue(nodes.getMessage().contains("between 1 and 8"), nodes.getMessage());
         assertEquals(Workload.PAPER, o.workloads());
         assertEquals(List.of("uniform", "dense"), o.datasets());
         assertEquals(List.of(1), o.threads());

@@ -1,0 +1,83 @@
+package org.bforest.ignite.bench;
+
+import org.bforest.LongIndex;
+import org.bforest.ignite.IgniteLongIndex;
+import org.bforest.ignite.RangePartitions;
+
+/**
+ * The benchmark's way in, called by name: one {@link EmbeddedCluster} for the whole run, started
+ * by the first build and stopped by {@link #shutdown()}, and a fresh cache for every build.
+ */
+public final class BenchIndexes {
+    /** Partitions of a benchmark index: enough for rendezvous placement to spread them evenly over a few nodes (with 64, one of three nodes held a third fewer than another). */
+    public static final int PARTITIONS = 256;
+    private static EmbeddedCluster cluster;
+    private static AutoCloseable current;
+
+    private BenchIndexes() {
+    }
+
+    /**
+     * Builds {@code kind} ("ignite": an {@link IgniteLongIndex} range-partitioned at split points
+     * sampled from the keys; "ignite-sql": a {@link SqlKeyIndex}) over {@code nodes} embedded
+     * server nodes, loaded with the entries; drops the previous build's cache first.
+     *
+     * @param kind       "ignite" or "ignite-sql"
+     * @param nodes      the number of server nodes
+     * @param sortedKeys the keys, ascending
+     * @param values     their values
+     * @return the loaded index
+     */
+    public static synchronized LongIndex build(String kind, int nodes, long[] sortedKeys, long[] values) {
+        release();
+        if (cluster != null && cluster.size() != nodes) {
+            shutdown();
+        }
+        if (cluster == null) {
+            cluster = new EmbeddedCluster(nodes);
+        }
+        String name = "bench-" + kind;
+        switch (kind) {
+            case "ignite" -> {
+                cluster.entry().destroyCache(name);
+                IgniteLongIndex index = IgniteLongIndex.create(cluster.entry(), name,
+                        RangePartitions.fromSample(sortedKeys, PARTITIONS));
+                index.load(sortedKeys, values);
+                current = () -> {
+                    index.close();
+                    cluster.entry().destroyCache(name);
+                };
+                return index;
+            }
+            case "ignite-sql" -> {
+                SqlKeyIndex index = SqlKeyIndex.create(cluster.entry(), name, sortedKeys, values);
+                current = index;
+                return index;
+            }
+            default -> throw new IllegalArgumentException("no Ignite structure " + kind
+                    + " (there are ignite and ignite-sql)");
+        }
+    }
+
+    /** Drops the last build's cache, if any. */
+    public static synchronized void release() {
+        if (current != null) {
+            try {
+                current.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not drop the benchmark's cache", e);
+            } finally {
+                current = null;
+            }
+        }
+    }
+
+    /** Stops the embedded nodes, if started. */
+    public static synchronized void shutdown() {
+        release();
+        if (cluster != null) {
+            cluster.close();
+            cluster = null;
+        }
+    }
+}
