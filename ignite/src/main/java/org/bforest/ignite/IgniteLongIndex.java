@@ -219,6 +219,50 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
     }
 
     /**
+     * Creates the index cache {@code cfg} names and fills it with the entries, the fast way: a data
+     * streamer that writes each node's share straight into its partitions (not through the
+     * interceptor), after which every server node loads its trees from its copies, each once.
+     * Writes through other handles may run meanwhile (the trees' loads take them in); what they
+     * read before this returns may miss part of the entries.
+     *
+     * @param ignite a node of the cluster, client or server
+     * @param cfg    an index cache configuration ({@link #cacheConfiguration}, perhaps adjusted)
+     * @param keys   the keys, in any order (a key given twice keeps one of its values)
+     * @param values their values, exactly as many
+     * @return a handle on the filled index
+     * @throws IllegalArgumentException if the arrays differ in length, if {@code cfg} is not an
+     *                                  index cache's, or if a cache of that name exists (nothing is
+     *                                  created then)
+     * @throws IllegalStateException    if the cluster has no server node
+     */
+    public static IgniteLongIndex bulkLoad(Ignite ignite, CacheConfiguration<Long, Long> cfg, long[] keys,
+                                           long[] values) {
+        Objects.requireNonNull(ignite, "ignite");
+        Objects.requireNonNull(cfg, "cfg");
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(values, "values");
+        if (keys.length != values.length) {
+            throw new IllegalArgumentException("keys has " + keys.length + " entries and values " + values.length
+                    + ": they must be as long; nothing was created");
+        }
+        checkIndexConfiguration(cfg.getName(), cfg, true);
+        requireServers(ignite, cfg.getName());
+        if (ignite.cache(cfg.getName()) != null) {
+            throw new IllegalArgumentException("cache " + cfg.getName() + " exists: a bulk load creates its cache;"
+                    + " add to an existing index with load or putAll");
+        }
+        ignite.createCache(cfg);
+        try (IgniteDataStreamer<Long, Long> streamer = ignite.dataStreamer(cfg.getName())) {
+            for (int i = 0; i < keys.length; i++) {
+                streamer.addData(keys[i], values[i]);
+            }
+        }
+        // the streamer went around the interceptor: every tree is loaded from the copies as they are now
+        ignite.compute(ignite.cluster().forServers()).broadcast(new PartitionJobs.LoadAll(cfg.getName(), true));
+        return open(ignite, cfg.getName());
+    }
+
+    /**
      * Opens the existing index cache {@code name}.
      *
      * @param ignite a node of the cluster, client or server
@@ -250,7 +294,7 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
             }
         }
         // every server builds the trees of the partitions it holds now, before the first query waits for one
-        ignite.compute(ignite.cluster().forServers()).broadcast(new PartitionJobs.LoadAll(name));
+        ignite.compute(ignite.cluster().forServers()).broadcast(new PartitionJobs.LoadAll(name, false));
         return new IgniteLongIndex(ignite, name, cache, ranges);
     }
 

@@ -158,6 +158,19 @@ final class NodeTrees {
         return t;
     }
 
+    /**
+     * Loads partition {@code p}'s tree afresh in this thread, from a scan that starts now,
+     * replacing the one there (after writes that bypassed the interceptor: a bulk load's streamer).
+     */
+    void reload(int p) {
+        PartitionTree fresh = new PartitionTree(p);
+        PartitionTree old = trees.getAndSet(p, fresh);
+        if (old != null && !old.isReady()) {
+            old.fail(new IllegalStateException("partition " + p + " was reloaded while loading"));
+        }
+        load(fresh);
+    }
+
     /** Partition {@code p}'s tree if this node has it loaded, else null (never waits, never loads). */
     ConcurrentLongIndex readyOrNull(int p) {
         PartitionTree t = trees.get(p);

@@ -201,9 +201,12 @@ final class PartitionJobs {
      */
     static final class LoadAll extends OnNode<Integer> {
         private static final long serialVersionUID = 1L;
+        private final boolean afresh;
 
-        LoadAll(String cacheName) {
+        /** @param afresh whether to reload the trees that exist too (after a bulk load's streamer) */
+        LoadAll(String cacheName, boolean afresh) {
             super(cacheName);
+            this.afresh = afresh;
         }
 
         @Override
@@ -215,6 +218,9 @@ final class PartitionJobs {
             for (int[] held : new int[][] {affinity.primaryPartitions(local), affinity.backupPartitions(local)}) {
                 for (int p : held) {
                     try {
+                        if (afresh) {
+                            trees.reload(p);
+                        }
                         trees.ready(p).await(NodeTrees.LOAD_WAIT_MILLIS);
                         loaded++;
                     } catch (RuntimeException movedAway) {

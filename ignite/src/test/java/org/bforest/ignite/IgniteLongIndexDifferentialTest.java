@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class IgniteLongIndexDifferentialTest {
     private static final int PARTITIONS = 64;
     private static final int OPS = Integer.getInteger("bforest.ignite.ops", 4_000);
+    private static final java.util.concurrent.atomic.AtomicLong SEED = new java.util.concurrent.atomic.AtomicLong();
 
     @AfterAll
     static void stopEverything() {
@@ -42,13 +43,16 @@ class IgniteLongIndexDifferentialTest {
     @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void agreesWithTreeMap(@TempDir Path work) throws Exception {
         long seed = Long.getLong("bforest.ignite.seed", System.nanoTime());
+        SEED.set(seed);
         try (TestCluster cluster = TestCluster.start(work, "diff", 3);
              Ignite client = Ignition.start(LoopbackNodes.configuration("diff-client", work, cluster.discoveryPort,
                      cluster.communicationPort).setClientMode(true));
-             IgniteLongIndex onServer = IgniteLongIndex.create(cluster.node(0), "diff",
-                     RangePartitions.even(PARTITIONS));
+             IgniteLongIndex onServer = IgniteLongIndex.bulkLoad(cluster.node(0),
+                     IgniteLongIndex.cacheConfiguration("diff", RangePartitions.even(PARTITIONS)), firstKeys(seed),
+                     firstValues(seed));
              IgniteLongIndex onClient = IgniteLongIndex.open(client, "diff")) {
             try {
+                assertEquals(List.of(), onClient.verify(), "every node's trees equal its cache copies after the bulk load");
                 run(new Handles(onServer, onClient), new SplittableRandom(seed));
             } catch (AssertionError | RuntimeException e) {
                 throw new AssertionError("IgniteLongIndex differs from TreeMap; replay with -Dbforest.ignite.seed="
@@ -69,9 +73,32 @@ class IgniteLongIndexDifferentialTest {
         }
     }
 
+    /** What the bulk load puts: half the key pool, with values from the seed. */
+    private static long[] firstKeys(long seed) {
+        long[] pool = keyPool(new SplittableRandom(seed));
+        long[] half = new long[pool.length / 2];
+        for (int i = 0; i < half.length; i++) {
+            half[i] = pool[2 * i];
+        }
+        return half;
+    }
+
+    private static long[] firstValues(long seed) {
+        long[] v = firstKeys(seed);
+        for (int i = 0; i < v.length; i++) {
+            v[i] = ~v[i] * 31;
+        }
+        return v;
+    }
+
     private static void run(Handles handles, SplittableRandom rnd) {
         TreeMap<Long, Long> model = new TreeMap<>();
         long[] pool = keyPool(rnd);
+        long[] loadedKeys = firstKeys(SEED.get());
+        long[] loadedValues = firstValues(SEED.get());
+        for (int i = 0; i < loadedKeys.length; i++) {
+            model.put(loadedKeys[i], loadedValues[i]);
+        }
         for (int op = 0; op < OPS; op++) {
             IgniteLongIndex index = handles.any(rnd);
             int roll = rnd.nextInt(100);

@@ -89,7 +89,7 @@ public enum Structure {
     IGNITE("ignite", "bforest on an Apache Ignite cluster (IgniteLongIndex): a TRANSACTIONAL cache, one backup,"
             + " FULL_SYNC, range-partitioned in 256 at split points sampled from the keys, a concurrent BS-tree a"
             + " partition on every node; look-ups and writes are the cache's, ranges run on the trees",
-            "IgniteLongIndex.create + load (a data streamer, through the interceptor that keeps the trees)",
+            "IgniteLongIndex.bulkLoad: a data streamer into a fresh cache, then each node loads its trees from its copies",
             "the trees' memoryBytes() on every node, backups' included (not the cache's own pages)", true, true,
             () -> new ClusterAdapter("ignite"), -1),
     IGNITE_SQL("ignite-sql", "a plain Apache Ignite cache (TRANSACTIONAL, one backup, FULL_SYNC) with Ignite's SQL"

@@ -40,9 +40,8 @@ public final class BenchIndexes {
         switch (kind) {
             case "ignite" -> {
                 cluster.entry().destroyCache(name);
-                IgniteLongIndex index = IgniteLongIndex.create(cluster.entry(), name,
-                        RangePartitions.fromSample(sortedKeys, PARTITIONS));
-                index.load(sortedKeys, values);
+                IgniteLongIndex index = IgniteLongIndex.bulkLoad(cluster.entry(), IgniteLongIndex.cacheConfiguration(
+                        name, RangePartitions.fromSample(sortedKeys, PARTITIONS)), sortedKeys, values);
                 current = () -> {
                     index.close();
                     cluster.entry().destroyCache(name);
