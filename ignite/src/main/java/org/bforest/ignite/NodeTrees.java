@@ -82,6 +82,11 @@ final class NodeTrees {
         return (NodeTrees) o;
     }
 
+    /** This node's trees for {@code cacheName} if made already, else null. */
+    static NodeTrees existing(Ignite ignite, String cacheName) {
+        return (NodeTrees) ignite.cluster().nodeLocalMap().get(KEY_PREFIX + cacheName);
+    }
+
     /** Forgets this node's trees for {@code cacheName} (the cache stopped here), if it had any. */
     static void close(Ignite ignite, String cacheName) {
         Object o = ignite.cluster().nodeLocalMap().remove(KEY_PREFIX + cacheName);

@@ -28,6 +28,10 @@ final class PartitionJobs {
     enum Direction { CEILING, HIGHER, FLOOR, LOWER }
 
     private static NodeTrees trees(Ignite ignite, String cacheName) {
+        NodeTrees known = NodeTrees.existing(ignite, cacheName);
+        if (known != null) {
+            return known; // the common case: no look at the cache's configuration, which is copied
+        }
         IgniteCache<Long, Long> cache = ignite.cache(cacheName);
         if (cache == null) {
             throw new IllegalStateException("no cache " + cacheName + " on node " + ignite.name());
