@@ -39,7 +39,7 @@ import org.bforest.LongIndex;
  * tree for each partition it holds as the ordered index over it.
  *
  * <pre>{@code
- * Ignite server = Ignition.start(IgniteLongIndex.serverConfiguration(cfg));      // on every server
+ * Ignite ignite = Ignition.start(IgniteLongIndex.serverConfiguration(cfg));      // on every server
  * try (IgniteLongIndex index = IgniteLongIndex.create(ignite, "prices", RangePartitions.even(1024))) {
  *     index.put(42, 7);
  *     index.rangeVisit(0, 1000, (k, v) -> { use(k, v); return true; });
@@ -57,6 +57,11 @@ import org.bforest.LongIndex;
  *       one job a partition they cover, on its primary node ({@code affinityCall}, which keeps the
  *       partition there while the job runs), several partitions at once, the answers merged here
  *       in key order; a neighbour query that finds nothing in its partition moves on to the next.</li>
+ *   <li>A handle on a server node answers the reads of the partitions that node holds now (primary
+ *       or backup, by the cache's current affinity) from the node's own trees, without a message:
+ *       {@code get}, {@code containsKey}, {@code getAll}'s share and those partitions' part of an
+ *       ordered query. A backup's tree is as current as the primary's, since a write returns only
+ *       once both applied it.</li>
  *   <li>A partition that arrives on a node (a node joined or left) is loaded into its tree from a
  *       scan of the node's copy before the node answers for it; one that leaves drops its tree.</li>
  * </ul>

@@ -27,11 +27,13 @@ import org.junit.jupiter.api.io.TempDir;
  * boundaries and neighbour queries cross empty partitions; the extremes are among them.
  *
  * <p>Seeded: a failure prints the seed; {@code -Dbforest.ignite.seed=S} replays it, and
- * {@code -Dbforest.ignite.ops=N} sets the number of operations (the soak runs more).
+ * {@code -Dbforest.ignite.ops=N} sets the number of operations ({@code --soak} runs 15 times as many).
  */
 class IgniteLongIndexDifferentialTest {
     private static final int PARTITIONS = 64;
-    private static final int OPS = Integer.getInteger("bforest.ignite.ops", 4_000);
+    /** 4,000 operations; 60,000 under {@code ./bforest test --soak}. */
+    private static final int OPS = Integer.getInteger("bforest.ignite.ops",
+            Boolean.getBoolean("bforest.soak") ? 60_000 : 4_000);
     private static final java.util.concurrent.atomic.AtomicLong SEED = new java.util.concurrent.atomic.AtomicLong();
 
     @AfterAll
@@ -40,7 +42,7 @@ class IgniteLongIndexDifferentialTest {
     }
 
     @Test
-    @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    @Timeout(value = 1_800, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void agreesWithTreeMap(@TempDir Path work) throws Exception {
         long seed = Long.getLong("bforest.ignite.seed", System.nanoTime());
         SEED.set(seed);

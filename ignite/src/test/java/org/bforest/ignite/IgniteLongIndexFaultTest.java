@@ -37,8 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class IgniteLongIndexFaultTest {
     private static final int PARTITIONS = 64;
-    private static final int OPS = Integer.getInteger("bforest.ignite.faultOps", 2_500);
-    private static final long DEADLINE_MILLIS = 120_000;
+    /** Operations a run: 2,500; 20,000 under {@code ./bforest test --soak}. */
+    private static final int OPS = Integer.getInteger("bforest.ignite.faultOps",
+            Boolean.getBoolean("bforest.soak") ? 20_000 : 2_500);
+    private static final long DEADLINE_MILLIS = Boolean.getBoolean("bforest.soak") ? 900_000 : 120_000;
 
     @AfterAll
     static void stopEverything() {
@@ -46,7 +48,7 @@ class IgniteLongIndexFaultTest {
     }
 
     @Test
-    @Timeout(value = 240, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    @Timeout(value = 1_200, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aNodeStoppedMidRunLosesNothing(@TempDir Path work) throws Exception {
         try (TestCluster cluster = TestCluster.start(work, "stop", 3)) {
             Ignite victim = cluster.node(2);
@@ -55,7 +57,7 @@ class IgniteLongIndexFaultTest {
     }
 
     @Test
-    @Timeout(value = 240, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    @Timeout(value = 1_200, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aKilledNodeProcessLosesNothing(@TempDir Path work) throws Exception {
         try (TestCluster cluster = TestCluster.start(work, "kill", 2)) {
             Process child = startChild(cluster, "kill-child");
@@ -76,7 +78,7 @@ class IgniteLongIndexFaultTest {
     }
 
     @Test
-    @Timeout(value = 240, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    @Timeout(value = 1_200, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aJoiningNodeTakesItsPartitionsWithoutAWrongAnswer(@TempDir Path work) throws Exception {
         try (TestCluster cluster = TestCluster.start(work, "join", 2)) {
             runThrough(cluster.node(0), cluster::startNode, 3);
