@@ -21,9 +21,7 @@ import org.apache.ignite.cache.CacheMode;
 import org.apache.ignite.cache.CachePeekMode;
 import org.apache.ignite.cache.CacheWriteSynchronizationMode;
 import org.apache.ignite.cache.PartitionLossPolicy;
-import org.apache.ignite.cache.affinity.Affinity;
 import org.apache.ignite.cluster.ClusterGroup;
-import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.configuration.CacheConfiguration;
 import org.apache.ignite.configuration.IgniteConfiguration;
 import org.apache.ignite.lang.IgniteFuture;
@@ -57,8 +55,9 @@ import org.bforest.LongIndex;
  *       one job a partition they cover, on its primary node ({@code affinityCall}, which keeps the
  *       partition there while the job runs), several partitions at once, the answers merged here
  *       in key order; a neighbour query that finds nothing in its partition moves on to the next.</li>
- *   <li>A handle on a server node answers the reads of the partitions that node holds now (primary
- *       or backup, by the cache's current affinity) from the node's own trees, without a message:
+ *   <li>A handle on a server node answers the reads of the partitions that node owns now (primary
+ *       or backup, its copy complete: Ignite's {@code OWNING} state) from the node's own trees,
+ *       without a message:
  *       {@code get}, {@code containsKey}, {@code getAll}'s share and those partitions' part of an
  *       ordered query. A backup's tree is as current as the primary's, since a write returns only
  *       once both applied it.</li>
@@ -110,8 +109,6 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
     private final ClusterGroup servers;
     // on a server node that holds the cache: its own trees, read in place for the partitions it holds
     private final NodeTrees local;
-    private final Affinity<Long> affinity;
-    private final ClusterNode localNode;
     private volatile boolean closed;
     private volatile long defaultReturnValue;
 
@@ -122,9 +119,7 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
         this.ranges = ranges;
         this.cacheNames = java.util.List.of(name);
         this.servers = ignite.cluster().forServers();
-        this.localNode = ignite.cluster().localNode();
-        this.affinity = ignite.affinity(name);
-        this.local = localNode.isClient() ? null : NodeTrees.of(ignite, name, ranges);
+        this.local = ignite.cluster().localNode().isClient() ? null : NodeTrees.of(ignite, name, ranges);
     }
 
     // ---- set-up -------------------------------------------------------------------------------
@@ -382,7 +377,7 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
     @Override
     public long get(long key, long absent) {
         checkOpen();
-        ConcurrentLongIndex t = localTree(ranges.partition(key), key);
+        ConcurrentLongIndex t = localTree(ranges.partition(key));
         if (t != null) {
             return t.get(key, absent);
         }
@@ -393,22 +388,18 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
     @Override
     public boolean containsKey(long key) {
         checkOpen();
-        ConcurrentLongIndex t = localTree(ranges.partition(key), key);
+        ConcurrentLongIndex t = localTree(ranges.partition(key));
         return t != null ? t.containsKey(key) : cache.containsKey(key);
     }
 
     /**
-     * This node's tree of partition {@code p} (which holds {@code key}) when the handle is on a
-     * server node that holds the partition now (primary or backup, by the cache's current
-     * affinity) and has its tree loaded; else null, and the caller asks the cluster. A backup's
-     * tree is as current as the primary's: a write returns only once both applied it.
+     * This node's tree of partition {@code p} when the handle is on a server node that owns the
+     * partition now (primary or backup, its copy complete) and has its tree loaded; else null,
+     * and the caller asks the cluster. A backup's tree is as current as the primary's: a write
+     * returns only once both applied it.
      */
-    private ConcurrentLongIndex localTree(int p, long key) {
-        if (local == null) {
-            return null;
-        }
-        ConcurrentLongIndex t = local.readyOrNull(p);
-        return t != null && affinity.isPrimaryOrBackup(localNode, key) ? t : null;
+    private ConcurrentLongIndex localTree(int p) {
+        return local == null ? null : local.readyOrNull(p);
     }
 
     @Override
@@ -433,7 +424,7 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
         // the keys this node holds are read here; the others in one getAll
         Set<Long> remote = new HashSet<>();
         for (int i = 0; i < keys.length; i++) {
-            ConcurrentLongIndex t = localTree(ranges.partition(keys[i]), keys[i]);
+            ConcurrentLongIndex t = localTree(ranges.partition(keys[i]));
             if (t != null) {
                 values[i] = t.get(keys[i], absent);
             } else {
@@ -709,7 +700,7 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
      * job on the partition's primary, sent now.
      */
     private <R> Answer<R> ask(int p, PartitionJobs.OnPartition<R> job) {
-        ConcurrentLongIndex t = localTree(p, ranges.lowest(p));
+        ConcurrentLongIndex t = localTree(p);
         if (t != null) {
             return () -> job.on(t);
         }

@@ -12,6 +12,12 @@ import org.apache.ignite.cache.query.ScanQuery;
 import org.apache.ignite.events.CacheRebalancingEvent;
 import org.apache.ignite.events.Event;
 import org.apache.ignite.events.EventType;
+import org.apache.ignite.internal.IgniteEx;
+import org.apache.ignite.internal.processors.cache.IgniteInternalCache;
+import org.apache.ignite.internal.processors.cache.distributed.dht.topology.GridDhtInvalidPartitionException;
+import org.apache.ignite.internal.processors.cache.distributed.dht.topology.GridDhtLocalPartition;
+import org.apache.ignite.internal.processors.cache.distributed.dht.topology.GridDhtPartitionState;
+import org.apache.ignite.internal.processors.cache.distributed.dht.topology.GridDhtPartitionTopology;
 import org.apache.ignite.lang.IgnitePredicate;
 import org.bforest.ConcurrentLongIndex;
 
@@ -52,6 +58,7 @@ final class NodeTrees {
     private final IgnitePredicate<Event> listener;
     private final String misconfigured;
     private volatile boolean closed;
+    private volatile GridDhtPartitionTopology topology;
 
     private NodeTrees(Ignite ignite, String cacheName, RangePartitions ranges) {
         this.ignite = ignite;
@@ -152,6 +159,10 @@ final class NodeTrees {
         }
         PartitionTree t = trees.get(p);
         if (t == null) {
+            if (!owning(p)) {
+                throw new IllegalStateException("node " + ignite.name() + " does not own partition " + p + " of cache "
+                        + cacheName + " (its copy is arriving or leaving): ask its primary");
+            }
             PartitionTree fresh = new PartitionTree(p);
             if (trees.compareAndSet(p, null, fresh)) {
                 load(fresh);
@@ -176,10 +187,39 @@ final class NodeTrees {
         load(fresh);
     }
 
-    /** Partition {@code p}'s tree if this node has it loaded, else null (never waits, never loads). */
+    /**
+     * Partition {@code p}'s tree if this node owns the partition now and has its tree loaded, else
+     * null (never waits, never loads): what a handle on this node may read in place.
+     */
     ConcurrentLongIndex readyOrNull(int p) {
         PartitionTree t = trees.get(p);
-        return t == null ? null : t.treeOrNull();
+        ConcurrentLongIndex tree = t == null ? null : t.treeOrNull();
+        return tree != null && owning(p) ? tree : null;
+    }
+
+    /**
+     * Whether this node's copy of partition {@code p} is complete and current: Ignite's
+     * {@code OWNING} state. Not the affinity's word: a new backup is in the affinity while its
+     * copy is still arriving ({@code MOVING}), and an old owner keeps its copy a while after
+     * leaving it ({@code RENTING}). The state is not in Ignite's public API; this reads it from
+     * the cache's partition topology, the module's one internal call into Ignite.
+     */
+    boolean owning(int p) {
+        GridDhtPartitionTopology top = topology;
+        if (top == null) {
+            IgniteInternalCache<Object, Object> cache = ((IgniteEx) ignite).cachex(cacheName);
+            if (cache == null) {
+                return false;
+            }
+            top = cache.context().topology();
+            topology = top;
+        }
+        try {
+            GridDhtLocalPartition part = top.localPartition(p);
+            return part != null && part.state() == GridDhtPartitionState.OWNING;
+        } catch (GridDhtInvalidPartitionException notHere) {
+            return false;
+        }
     }
 
     /** Every tree this node holds that is ready, for checks and memory figures. */

@@ -221,6 +221,9 @@ final class PartitionJobs {
             int loaded = 0;
             for (int[] held : new int[][] {affinity.primaryPartitions(local), affinity.backupPartitions(local)}) {
                 for (int p : held) {
+                    if (!trees.owning(p)) {
+                        continue; // still arriving: its PART_LOADED event loads it
+                    }
                     try {
                         if (afresh) {
                             trees.reload(p);

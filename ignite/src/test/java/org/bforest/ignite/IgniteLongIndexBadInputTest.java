@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.IgniteClientDisconnectedException;
 import org.apache.ignite.Ignition;
+import org.apache.ignite.cache.affinity.rendezvous.RendezvousAffinityFunction;
 import org.apache.ignite.configuration.CacheConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,8 @@ class IgniteLongIndexBadInputTest {
         try (TestCluster cluster = TestCluster.start(work, "bad", 2)) {
             Ignite node = cluster.node(0);
 
-            node.createCache(new CacheConfiguration<Long, Long>("plain"));
+            node.createCache(new CacheConfiguration<Long, Long>("plain")
+                    .setAffinity(new RendezvousAffinityFunction(false, 32)));
             IllegalArgumentException plain = assertThrows(IllegalArgumentException.class,
                     () -> IgniteLongIndex.open(node, "plain"));
             assertTrue(plain.getMessage().contains("not an index cache"), plain.getMessage());

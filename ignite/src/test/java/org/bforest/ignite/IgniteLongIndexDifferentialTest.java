@@ -75,6 +75,55 @@ class IgniteLongIndexDifferentialTest {
         }
     }
 
+    /**
+     * Batches that span every partition: each of {@code putAll}, {@code getAll} and
+     * {@code removeAll} gets keys in all 64 partitions (each partition's bounds among them), and
+     * a walk of the whole range then finds them in order.
+     */
+    @Test
+    @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void batchesSpanningEveryPartition(@TempDir Path work) throws Exception {
+        RangePartitions ranges = RangePartitions.even(PARTITIONS);
+        try (TestCluster cluster = TestCluster.start(work, "span", 3);
+             IgniteLongIndex index = IgniteLongIndex.create(cluster.node(1), "span", ranges)) {
+            TreeMap<Long, Long> model = new TreeMap<>();
+            SplittableRandom rnd = new SplittableRandom(7);
+            List<Long> keys = new ArrayList<>();
+            for (int p = 0; p < PARTITIONS; p++) {
+                keys.add(ranges.lowest(p));
+                keys.add(ranges.highest(p));
+                keys.add(ranges.lowest(p) + 1 + rnd.nextLong(Math.max(1, ranges.highest(p) - ranges.lowest(p) - 1)));
+            }
+            long[] k = keys.stream().mapToLong(Long::longValue).toArray();
+            long[] v = new long[k.length];
+            for (int i = 0; i < k.length; i++) {
+                v[i] = rnd.nextLong();
+                model.put(k[i], v[i]);
+            }
+            index.putAll(k, v);
+            assertEquals(model.size(), index.size(), "size after a putAll over every partition");
+            long[] got = new long[k.length];
+            index.getAll(k, got, ABSENT);
+            for (int i = 0; i < k.length; i++) {
+                assertEquals(model.get(k[i]), got[i], "getAll of " + k[i]);
+            }
+            List<Long> walked = new ArrayList<>();
+            index.forEach((key, value) -> walked.add(key));
+            assertEquals(new ArrayList<>(model.keySet()), walked, "a walk over every partition, in key order");
+            assertEquals(model.size(), index.rangeCount(Long.MIN_VALUE, true, Long.MAX_VALUE, true));
+            long[] every3rd = new long[k.length / 3];
+            for (int i = 0; i < every3rd.length; i++) {
+                every3rd[i] = k[3 * i];
+                model.remove(k[3 * i]);
+            }
+            assertEquals(every3rd.length, index.removeAll(every3rd), "removeAll over every partition");
+            assertEquals(model.firstKey(), index.firstKey());
+            assertEquals(model.lastKey(), index.lastKey());
+            assertEquals(model.size(), index.size());
+            assertEquals(List.of(), index.verify());
+        }
+    }
+
     /** What the bulk load puts: half the key pool, with values from the seed. */
     private static long[] firstKeys(long seed) {
         long[] pool = keyPool(new SplittableRandom(seed));

@@ -13,11 +13,14 @@ import org.bforest.bench.workloads.Operations;
  * built by the {@code bforest-ignite} module's {@code org.bforest.ignite.bench.BenchIndexes} on
  * server nodes it starts in this JVM ({@code --nodes}), and driven through {@link LongIndex},
  * the batched form through {@link Batching} as the trees are. The module is reached by name, at
- * run time: the bench compiles without Ignite, which is on its class path only.
+ * run time: the bench compiles without Ignite, which is on its class path only. The loop is this
+ * class's own, as every adapter's (see {@link IndexAdapter}): shared with {@link LongIndexAdapter},
+ * it would make bstree-auto's call sites bimorphic in a run that has both.
  *
- * <p>Every operation is a message to a node over loopback TCP (a local one when the key's primary
- * is the calling node), marshalled both ways: the figures are an Ignite cluster's on one machine,
- * without a physical network's latency, and with the nodes' threads sharing this machine's cores.
+ * <p>The calls go through the first server node: what it holds (primary or backup) it answers
+ * itself; every other operation is a message to another node over loopback TCP, marshalled both
+ * ways. The figures are an Ignite cluster's on one machine, without a physical network's latency,
+ * and with the nodes' threads sharing this machine's cores.
  */
 public final class ClusterAdapter implements IndexAdapter {
     private static final String ENTRY = "org.bforest.ignite.bench.BenchIndexes";
@@ -121,5 +124,11 @@ public final class ClusterAdapter implements IndexAdapter {
     @Override
     public String describeBuilt() {
         return index.toString();
+    }
+
+    /** Null: the bench's snapshot figures are for the trees in this JVM, not for a cluster. */
+    @Override
+    public LongIndex longIndex() {
+        return null;
     }
 }
