@@ -54,7 +54,7 @@ public final class OptionsParser {
                                  and need an OpenCL device (PoCL on a CPU: ./bforest bench
                                  installs it when they are named and it runs as root),
                                  ignite (IgniteLongIndex: the keys in an Ignite cache range-
-                                 partitioned in 256, a bforest tree a partition on each node)
+                                 partitioned in 1024, a bforest tree a partition on each node)
                                  and ignite-sql (the same in a plain Ignite cache with
                                  Ignite's SQL index on the key), which run on --nodes server
                                  nodes started in the bench's JVM; or 'all' (the default:

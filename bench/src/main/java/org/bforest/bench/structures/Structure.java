@@ -87,7 +87,7 @@ public enum Structure {
             () -> new DeviceBatchAdapter((d, kv) -> OpenClIndexes.hybridTree(d, OpenClIndexes.DEFAULT_PAGE_KEYS,
                     kv[0], kv[1])), -1),
     IGNITE("ignite", "bforest on an Apache Ignite cluster (IgniteLongIndex): a TRANSACTIONAL cache, one backup,"
-            + " FULL_SYNC, range-partitioned in 256 at split points sampled from the keys, a concurrent BS-tree a"
+            + " FULL_SYNC, range-partitioned in 1024 at split points sampled from the keys, a concurrent BS-tree a"
             + " partition on every node; look-ups and writes are the cache's, ranges run on the trees",
             "IgniteLongIndex.bulkLoad: a data streamer into a fresh cache, then each node loads its trees from its copies",
             "the trees' memoryBytes() on every node, backups' included (not the cache's own pages)", true, true,
