@@ -94,8 +94,6 @@ import org.bforest.LongIndex;
  * removes them).
  */
 public final class IgniteLongIndex implements LongIndex, AutoCloseable {
-    /** How a server's answer to {@link PartitionJobs.Configured} starts when the cache is not an index cache. */
-    static final String NOT_INDEX = "not an index cache: ";
     /** Entries a range job returns at most; a partition with more is read in several. */
     static final int CHUNK = 4096;
     /** Partitions a range or neighbour query asks at once. */
@@ -286,8 +284,8 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
         RangePartitions ranges = checkIndexConfiguration(name, cfg, false);
         for (String problem : ignite.compute(ignite.cluster().forServers())
                 .broadcast(new PartitionJobs.Configured(name))) {
-            if (problem != null && problem.startsWith(NOT_INDEX)) {
-                throw new IllegalArgumentException(problem.substring(NOT_INDEX.length()));
+            if (problem != null && problem.startsWith(PartitionJobs.NOT_INDEX)) {
+                throw new IllegalArgumentException(problem.substring(PartitionJobs.NOT_INDEX.length()));
             }
             if (problem != null) {
                 throw new IllegalStateException(problem);
@@ -296,11 +294,6 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
         // every server builds the trees of the partitions it holds now, before the first query waits for one
         ignite.compute(ignite.cluster().forServers()).broadcast(new PartitionJobs.LoadAll(name, false));
         return new IgniteLongIndex(ignite, name, cache, ranges);
-    }
-
-    static String notIndexInterceptor(String name, Object interceptor) {
-        return "cache " + name + " is not an index cache: its interceptor is " + interceptor
-                + ", not the one IgniteLongIndex.cacheConfiguration sets for it";
     }
 
     private static RangePartitions checkIndexConfiguration(String name, CacheConfiguration<?, ?> cfg,
@@ -314,7 +307,7 @@ public final class IgniteLongIndex implements LongIndex, AutoCloseable {
         boolean client = cfg.getInterceptor() == null && !creating;
         if (!client && (!(cfg.getInterceptor() instanceof TreeInterceptor t) || !t.ranges().equals(f.ranges())
                 || !t.cacheName().equals(name))) {
-            throw new IllegalArgumentException(notIndexInterceptor(name, cfg.getInterceptor()));
+            throw new IllegalArgumentException(PartitionJobs.notIndexInterceptor(name, cfg.getInterceptor()));
         }
         if (cfg.getAtomicityMode() != CacheAtomicityMode.TRANSACTIONAL
                 || cfg.getWriteSynchronizationMode() != CacheWriteSynchronizationMode.FULL_SYNC) {

@@ -24,6 +24,15 @@ final class PartitionJobs {
     private PartitionJobs() {
     }
 
+    /** How a server's answer to {@link Configured} starts when the cache is not an index cache. */
+    static final String NOT_INDEX = "not an index cache: ";
+
+    /** The message for a cache whose interceptor is not the index's. */
+    static String notIndexInterceptor(String name, Object interceptor) {
+        return "cache " + name + " is not an index cache: its interceptor is " + interceptor
+                + ", not the one IgniteLongIndex.cacheConfiguration sets for it";
+    }
+
     /** The neighbour a {@link Neighbour} job looks for. */
     enum Direction { CEILING, HIGHER, FLOOR, LOWER }
 
@@ -272,8 +281,7 @@ final class PartitionJobs {
                 @SuppressWarnings("unchecked")
                 CacheConfiguration<Long, Long> cfg = cache.getConfiguration(CacheConfiguration.class);
                 if (!(cfg.getInterceptor() instanceof TreeInterceptor)) {
-                    return IgniteLongIndex.NOT_INDEX + IgniteLongIndex.notIndexInterceptor(cacheName,
-                            cfg.getInterceptor());
+                    return NOT_INDEX + notIndexInterceptor(cacheName, cfg.getInterceptor());
                 }
             }
             return NodeTrees.missingEvents(ignite);
