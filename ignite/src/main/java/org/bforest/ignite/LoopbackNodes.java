@@ -37,7 +37,8 @@ import org.apache.ignite.spi.discovery.tcp.ipfinder.vm.TcpDiscoveryVmIpFinder;
  *   <li>the rebalancing events index caches need ({@link IgniteLongIndex#serverConfiguration});</li>
  *   <li>a {@link StopNodeFailureHandler}: Ignite's default handler halts the whole JVM on a
  *       critical failure, test runner included;</li>
- *   <li>its files (marshaller mappings, per-node folders) under the given work directory; and the
+ *   <li>its files (marshaller mappings, per-node folders, diagnostics) under the given work
+ *       directory, which is also its Ignite home; and the
  *       system property {@code IGNITE_UPDATE_NOTIFIER} set to {@code false} when it is unset, so
  *       that no node asks the internet for a newer version.</li>
  * </ul>
@@ -109,6 +110,9 @@ public final class LoopbackNodes {
         String addresses = LOOPBACK + ":" + discoveryPort + ".." + (discoveryPort + PORT_RANGE - 1);
         return IgniteLongIndex.serverConfiguration(new IgniteConfiguration())
                 .setIgniteInstanceName(instanceName)
+                // Ignite's home too: its diagnostics (page-lock dumps when a thread stalls) go
+                // under the home, which it otherwise guesses from where its jar lies
+                .setIgniteHome(workDirectory.toAbsolutePath().toString())
                 .setLocalHost(LOOPBACK)
                 .setWorkDirectory(workDirectory.toAbsolutePath().toString())
                 .setDiscoverySpi(new TcpDiscoverySpi()
