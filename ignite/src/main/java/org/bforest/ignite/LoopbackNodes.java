@@ -37,10 +37,12 @@ import org.apache.ignite.spi.discovery.tcp.ipfinder.vm.TcpDiscoveryVmIpFinder;
  *   <li>the rebalancing events index caches need ({@link IgniteLongIndex#serverConfiguration});</li>
  *   <li>a {@link StopNodeFailureHandler}: Ignite's default handler halts the whole JVM on a
  *       critical failure, test runner included;</li>
- *   <li>its files (marshaller mappings, per-node folders, diagnostics) under the given work
- *       directory, which is also its Ignite home; and the
+ *   <li>its files (marshaller mappings, per-node folders) under the given work directory; the
  *       system property {@code IGNITE_UPDATE_NOTIFIER} set to {@code false} when it is unset, so
- *       that no node asks the internet for a newer version.</li>
+ *       that no node asks the internet for a newer version; and
+ *       {@code IGNITE_DUMP_PAGE_LOCK_ON_FAILURE} likewise, so that a thread that stalls on a busy
+ *       machine does not make Ignite write page-lock dumps beside its jar (its home, guessed,
+ *       not the work directory).</li>
  * </ul>
  *
  * <p>For a real cluster, start from Ignite's defaults rather than from this, and set: the
@@ -104,15 +106,14 @@ public final class LoopbackNodes {
         Objects.requireNonNull(workDirectory, "workDirectory");
         checkPort("discoveryPort", discoveryPort);
         checkPort("communicationPort", communicationPort);
-        if (System.getProperty("IGNITE_UPDATE_NOTIFIER") == null) {
-            System.setProperty("IGNITE_UPDATE_NOTIFIER", "false");
+        for (String off : new String[] {"IGNITE_UPDATE_NOTIFIER", "IGNITE_DUMP_PAGE_LOCK_ON_FAILURE"}) {
+            if (System.getProperty(off) == null) {
+                System.setProperty(off, "false");
+            }
         }
         String addresses = LOOPBACK + ":" + discoveryPort + ".." + (discoveryPort + PORT_RANGE - 1);
         return IgniteLongIndex.serverConfiguration(new IgniteConfiguration())
                 .setIgniteInstanceName(instanceName)
-                // Ignite's home too: its diagnostics (page-lock dumps when a thread stalls) go
-                // under the home, which it otherwise guesses from where its jar lies
-                .setIgniteHome(workDirectory.toAbsolutePath().toString())
                 .setLocalHost(LOOPBACK)
                 .setWorkDirectory(workDirectory.toAbsolutePath().toString())
                 .setDiscoverySpi(new TcpDiscoverySpi()
