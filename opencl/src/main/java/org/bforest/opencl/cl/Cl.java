@@ -50,7 +50,16 @@ public final class Cl {
     public static final long CL_MEM_WRITE_ONLY = 1L << 1;
     public static final long CL_MEM_READ_ONLY = 1L << 2;
 
+    public static final long CL_MEM_ALLOC_HOST_PTR = 1L << 4;
+    public static final long CL_MAP_READ = 1L;
+    public static final long CL_MAP_WRITE = 1L << 1;
+
     public static final int CL_PROGRAM_BUILD_LOG = 0x1183;
+
+    public static final long CL_QUEUE_PROPERTIES = 0x1093;
+    public static final long CL_QUEUE_PROFILING_ENABLE = 1L << 1;
+    public static final int CL_PROFILING_COMMAND_START = 0x1282;
+    public static final int CL_PROFILING_COMMAND_END = 0x1283;
 
     /** Why the library could not be loaded, once that was tried and failed; later calls repeat it. */
     private static volatile OpenClException loadFailure;
@@ -82,6 +91,11 @@ public final class Cl {
         static final MethodHandle SET_KERNEL_ARG;
         static final MethodHandle ENQUEUE_ND_RANGE_KERNEL;
         static final MethodHandle FINISH;
+        static final MethodHandle ENQUEUE_FILL_BUFFER;
+        static final MethodHandle ENQUEUE_MAP_BUFFER;
+        static final MethodHandle ENQUEUE_UNMAP_MEM_OBJECT;
+        static final MethodHandle GET_EVENT_PROFILING_INFO;
+        static final MethodHandle RELEASE_EVENT;
 
         static {
             SymbolLookup lib;
@@ -129,6 +143,15 @@ public final class Cl {
             ENQUEUE_ND_RANGE_KERNEL = bind(linker, lib, "clEnqueueNDRangeKernel", JAVA_INT, ADDRESS, ADDRESS, JAVA_INT,
                     ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS);
             FINISH = bind(linker, lib, "clFinish", JAVA_INT, ADDRESS);
+            ENQUEUE_FILL_BUFFER = bind(linker, lib, "clEnqueueFillBuffer", JAVA_INT, ADDRESS, ADDRESS, ADDRESS,
+                    JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS);
+            ENQUEUE_MAP_BUFFER = bind(linker, lib, "clEnqueueMapBuffer", ADDRESS, ADDRESS, ADDRESS, JAVA_INT,
+                    JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
+            ENQUEUE_UNMAP_MEM_OBJECT = bind(linker, lib, "clEnqueueUnmapMemObject", JAVA_INT, ADDRESS, ADDRESS,
+                    ADDRESS, JAVA_INT, ADDRESS, ADDRESS);
+            GET_EVENT_PROFILING_INFO = bind(linker, lib, "clGetEventProfilingInfo", JAVA_INT, ADDRESS, JAVA_INT,
+                    JAVA_LONG, ADDRESS, ADDRESS);
+            RELEASE_EVENT = bind(linker, lib, "clReleaseEvent", JAVA_INT, ADDRESS);
         }
 
         private static MethodHandle bind(Linker linker, SymbolLookup lib, String name,
@@ -244,19 +267,20 @@ public final class Cl {
     /** A blocking write of {@code size} bytes from host memory {@code src} at byte {@code offset} of {@code mem}. */
     public static int clEnqueueWriteBuffer(MemorySegment queue, MemorySegment mem, long offset, long size,
             MemorySegment src) {
-        return clEnqueueWriteBuffer(queue, mem, true, offset, size, src);
+        return clEnqueueWriteBuffer(queue, mem, true, offset, size, src, MemorySegment.NULL);
     }
 
     /**
      * A write of host memory {@code src} to byte {@code offset} of {@code mem}; unless
      * {@code blocking}, it returns at once and {@code src} must stay valid until the queue has
-     * passed the write (a later blocking call on the in-order queue).
+     * passed the write (a later blocking call on the in-order queue). {@code event}: where the
+     * command's event goes (NULL: none), as for every enqueue here.
      */
     public static int clEnqueueWriteBuffer(MemorySegment queue, MemorySegment mem, boolean blocking, long offset,
-            long size, MemorySegment src) {
+            long size, MemorySegment src, MemorySegment event) {
         try {
             return (int) Bound.ENQUEUE_WRITE_BUFFER.invokeExact(queue, mem, blocking ? CL_TRUE : 0, offset, size, src,
-                    0, MemorySegment.NULL, MemorySegment.NULL);
+                    0, MemorySegment.NULL, event);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -265,9 +289,15 @@ public final class Cl {
     /** A blocking read of {@code size} bytes at byte {@code offset} of {@code mem} into host memory {@code dst}. */
     public static int clEnqueueReadBuffer(MemorySegment queue, MemorySegment mem, long offset, long size,
             MemorySegment dst) {
+        return clEnqueueReadBuffer(queue, mem, true, offset, size, dst, MemorySegment.NULL);
+    }
+
+    /** A read of {@code size} bytes at byte {@code offset} of {@code mem} into host memory {@code dst}, blocking or not. */
+    public static int clEnqueueReadBuffer(MemorySegment queue, MemorySegment mem, boolean blocking, long offset,
+            long size, MemorySegment dst, MemorySegment event) {
         try {
-            return (int) Bound.ENQUEUE_READ_BUFFER.invokeExact(queue, mem, CL_TRUE, offset, size, dst, 0,
-                    MemorySegment.NULL, MemorySegment.NULL);
+            return (int) Bound.ENQUEUE_READ_BUFFER.invokeExact(queue, mem, blocking ? CL_TRUE : 0, offset, size, dst, 0,
+                    MemorySegment.NULL, event);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -337,9 +367,15 @@ public final class Cl {
     /** A one-dimensional launch of {@code global} work-items in groups of {@code local} (0: the driver picks). */
     public static int clEnqueueNDRangeKernel(MemorySegment queue, MemorySegment kernel, MemorySegment globalSize,
             MemorySegment localSize) {
+        return clEnqueueNDRangeKernel(queue, kernel, globalSize, localSize, MemorySegment.NULL);
+    }
+
+    /** {@link #clEnqueueNDRangeKernel(MemorySegment, MemorySegment, MemorySegment, MemorySegment)} with its event. */
+    public static int clEnqueueNDRangeKernel(MemorySegment queue, MemorySegment kernel, MemorySegment globalSize,
+            MemorySegment localSize, MemorySegment event) {
         try {
             return (int) Bound.ENQUEUE_ND_RANGE_KERNEL.invokeExact(queue, kernel, 1, MemorySegment.NULL, globalSize,
-                    localSize, 0, MemorySegment.NULL, MemorySegment.NULL);
+                    localSize, 0, MemorySegment.NULL, event);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -347,10 +383,10 @@ public final class Cl {
 
     /** Enqueues a device-to-device copy (no events: the queue is in order). */
     public static int clEnqueueCopyBuffer(MemorySegment queue, MemorySegment src, MemorySegment dst, long srcOffset,
-            long dstOffset, long size) {
+            long dstOffset, long size, MemorySegment event) {
         try {
             return (int) Bound.ENQUEUE_COPY_BUFFER.invokeExact(queue, src, dst, srcOffset, dstOffset, size, 0,
-                    MemorySegment.NULL, MemorySegment.NULL);
+                    MemorySegment.NULL, event);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -359,6 +395,54 @@ public final class Cl {
     public static int clFinish(MemorySegment queue) {
         try {
             return (int) Bound.FINISH.invokeExact(queue);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Fills {@code size} bytes at {@code offset} of {@code mem} with the {@code patternSize}-byte {@code pattern}. */
+    public static int clEnqueueFillBuffer(MemorySegment queue, MemorySegment mem, MemorySegment pattern,
+            long patternSize, long offset, long size, MemorySegment event) {
+        try {
+            return (int) Bound.ENQUEUE_FILL_BUFFER.invokeExact(queue, mem, pattern, patternSize, offset, size, 0,
+                    MemorySegment.NULL, event);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Maps {@code size} bytes of {@code mem} into host memory (blocking); the status goes to {@code errcode}. */
+    public static MemorySegment clEnqueueMapBuffer(MemorySegment queue, MemorySegment mem, long flags, long size,
+            MemorySegment errcode) {
+        try {
+            return (MemorySegment) Bound.ENQUEUE_MAP_BUFFER.invokeExact(queue, mem, CL_TRUE, flags, 0L, size, 0,
+                    MemorySegment.NULL, MemorySegment.NULL, errcode);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int clEnqueueUnmapMemObject(MemorySegment queue, MemorySegment mem, MemorySegment mapped) {
+        try {
+            return (int) Bound.ENQUEUE_UNMAP_MEM_OBJECT.invokeExact(queue, mem, mapped, 0, MemorySegment.NULL,
+                    MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** A {@code cl_ulong} of an event's profiling information (nanoseconds on the device's clock). */
+    public static int clGetEventProfilingInfo(MemorySegment event, int param, MemorySegment value) {
+        try {
+            return (int) Bound.GET_EVENT_PROFILING_INFO.invokeExact(event, param, 8L, value, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int clReleaseEvent(MemorySegment event) {
+        try {
+            return (int) Bound.RELEASE_EVENT.invokeExact(event);
         } catch (Throwable t) {
             throw rethrow(t);
         }

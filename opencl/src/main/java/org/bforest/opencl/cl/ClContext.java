@@ -43,6 +43,15 @@ public final class ClContext implements AutoCloseable {
     private final MemorySegment argSlot = arena.allocate(JAVA_LONG);
     private final MemorySegment sizes = arena.allocate(JAVA_LONG, 2);
     private boolean closed;
+    /**
+     * Why this context is no longer handed to new structures: a command on its queue failed. A
+     * driver's errors are sticky (after a kernel fault an NVIDIA context stays dead until the
+     * process ends), so new structures get a fresh context ({@link #shared}); the structures
+     * already in this one keep it, and it is released when the last of them closes.
+     */
+    private volatile OpenClException broken;
+    /** The {@link ClScope}s open in this context (a broken one is released when they are all closed). */
+    private int scopes;
     /** The work-group sizes of {@link #enqueue}: small launches, and large ones on a GPU. */
     private static final long SMALL_GROUP = 64;
     private static final long SMALL_LAUNCH = 1 << 16;
@@ -62,7 +71,13 @@ public final class ClContext implements AutoCloseable {
             throw e;
         }
         context = ctx;
-        MemorySegment q = Cl.clCreateCommandQueueWithProperties(context, device.id(), MemorySegment.NULL, errcode);
+        // Profiling on: every command's event says how long the device spent on it (the per-phase
+        // times of a batch, see ClScope); it costs two timestamps a command.
+        MemorySegment props = arena.allocate(JAVA_LONG, 3);
+        props.setAtIndex(JAVA_LONG, 0, Cl.CL_QUEUE_PROPERTIES);
+        props.setAtIndex(JAVA_LONG, 1, Cl.CL_QUEUE_PROFILING_ENABLE);
+        props.setAtIndex(JAVA_LONG, 2, 0);
+        MemorySegment q = Cl.clCreateCommandQueueWithProperties(context, device.id(), props, errcode);
         try {
             Cl.check(errcode, "clCreateCommandQueueWithProperties");
         } catch (OpenClException e) {
@@ -81,11 +96,56 @@ public final class ClContext implements AutoCloseable {
     public static ClContext shared(ClDevice device) {
         synchronized (SHARED) {
             ClContext c = SHARED.get(device.id().address());
-            if (c == null) {
+            if (c == null || c.broken != null) {
                 c = new ClContext(device);
                 SHARED.put(device.id().address(), c);
             }
             return c;
+        }
+    }
+
+    /** A scope opens in this context (see {@link #scopes}). */
+    synchronized void opened() {
+        scopes++;
+    }
+
+    /** A scope of this context closed: a broken context is released with its last scope. */
+    synchronized void closedScope() {
+        scopes--;
+        if (scopes == 0 && broken != null && !closed) {
+            try {
+                close();
+            } catch (OpenClException e) {
+                // A dead context may refuse its releases too; nothing more can be given back.
+            }
+        }
+    }
+
+    /** Why this context is handed to no new structure, or null while it is sound. */
+    public OpenClException broken() {
+        return broken;
+    }
+
+    /**
+     * Checks the status of a command on the queue: a failure marks the context broken (see
+     * {@link #broken}) and throws.
+     */
+    void checkQueue(int status, String call) {
+        if (status != Cl.CL_SUCCESS) {
+            OpenClException e = new OpenClException(call + " failed on " + device.name() + ": "
+                    + ClErrors.name(status) + " (" + status + ")", status);
+            breakWith(e);
+            throw e;
+        }
+    }
+
+    /** Marks this context broken (the first cause is kept) and takes it out of the shared map. */
+    void breakWith(OpenClException cause) {
+        synchronized (SHARED) {
+            if (broken == null) {
+                broken = cause;
+            }
+            SHARED.remove(device.id().address(), this);
         }
     }
 
@@ -147,31 +207,99 @@ public final class ClContext implements AutoCloseable {
     /** Copies {@code src} (host memory) to byte {@code offset} of {@code mem}; blocks until done. */
     public void write(MemorySegment mem, long offset, MemorySegment src) {
         open();
-        Cl.check(Cl.clEnqueueWriteBuffer(queue, mem, offset, src.byteSize(), src), "clEnqueueWriteBuffer");
+        checkQueue(Cl.clEnqueueWriteBuffer(queue, mem, offset, src.byteSize(), src), "clEnqueueWriteBuffer");
     }
 
     /**
      * Enqueues a copy of {@code src} (host memory) to byte {@code offset} of {@code mem} and
      * returns at once: {@code src} must stay valid until a later blocking call on this context.
      */
-    public void writeAsync(MemorySegment mem, long offset, MemorySegment src) {
+    public void writeAsync(MemorySegment mem, long offset, MemorySegment src, MemorySegment event) {
         open();
-        Cl.check(Cl.clEnqueueWriteBuffer(queue, mem, false, offset, src.byteSize(), src), "clEnqueueWriteBuffer");
+        checkQueue(Cl.clEnqueueWriteBuffer(queue, mem, false, offset, src.byteSize(), src, event),
+                "clEnqueueWriteBuffer");
     }
 
     /** Copies {@code dst.byteSize()} bytes at byte {@code offset} of {@code mem} to {@code dst}; blocks until done. */
     public void read(MemorySegment mem, long offset, MemorySegment dst) {
+        read(mem, offset, dst, MemorySegment.NULL);
+    }
+
+    /** {@link #read(MemorySegment, long, MemorySegment)}, its event into {@code event} (NULL: none). */
+    public void read(MemorySegment mem, long offset, MemorySegment dst, MemorySegment event) {
         open();
-        Cl.check(Cl.clEnqueueReadBuffer(queue, mem, offset, dst.byteSize(), dst), "clEnqueueReadBuffer");
+        checkQueue(Cl.clEnqueueReadBuffer(queue, mem, true, offset, dst.byteSize(), dst, event),
+                "clEnqueueReadBuffer");
     }
 
     /** Copies {@code bytes} bytes from {@code src} to {@code dst} on the device; blocks until done. */
-    public void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long bytes) {
+    public void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long bytes,
+            MemorySegment event) {
         open();
         if (bytes > 0) {
-            Cl.check(Cl.clEnqueueCopyBuffer(queue, src, dst, srcOffset, dstOffset, bytes), "clEnqueueCopyBuffer");
-            Cl.check(Cl.clFinish(queue), "clFinish");
+            checkQueue(Cl.clEnqueueCopyBuffer(queue, src, dst, srcOffset, dstOffset, bytes, event),
+                    "clEnqueueCopyBuffer");
+            checkQueue(Cl.clFinish(queue), "clFinish");
         }
+    }
+
+    /**
+     * Enqueues a fill of {@code bytes} bytes of {@code mem} from byte {@code offset} with zeros
+     * (not waiting): it touches the memory, which a driver that allocates lazily (NVIDIA's) only
+     * then commits, so that a device out of memory shows at the next blocking call.
+     */
+    public void fill(MemorySegment mem, long offset, long bytes, MemorySegment event) {
+        open();
+        if (bytes > 0) {
+            argSlot.set(JAVA_LONG, 0, 0L);
+            checkQueue(Cl.clEnqueueFillBuffer(queue, mem, argSlot, 1, offset, bytes, event), "clEnqueueFillBuffer");
+        }
+    }
+
+    /**
+     * Host memory the device reaches directly ("pinned": {@code CL_MEM_ALLOC_HOST_PTR}, mapped
+     * once): a transfer from or to it is a DMA, and a non-blocking write from it does not wait, as
+     * one from ordinary (pageable) memory does on NVIDIA's driver. {@code [0]} the buffer,
+     * {@code [1]} its mapping ({@code bytes} long); {@link #releasePinned} gives both back.
+     */
+    public synchronized MemorySegment[] pinned(long bytes) {
+        open();
+        MemorySegment mem = Cl.clCreateBuffer(context, Cl.CL_MEM_READ_WRITE | Cl.CL_MEM_ALLOC_HOST_PTR, bytes,
+                MemorySegment.NULL, errcode);
+        Cl.check(errcode, "clCreateBuffer(" + bytes + " bytes of pinned host memory)");
+        MemorySegment mapped = Cl.clEnqueueMapBuffer(queue, mem, Cl.CL_MAP_READ | Cl.CL_MAP_WRITE, bytes, errcode);
+        int status = errcode.get(JAVA_INT, 0);
+        if (status != Cl.CL_SUCCESS) {
+            Cl.clReleaseMemObject(mem);
+            checkQueue(status, "clEnqueueMapBuffer(" + bytes + " bytes)");
+        }
+        buffers.add(mem);
+        return new MemorySegment[] {mem, mapped.reinterpret(bytes)};
+    }
+
+    /** Unmaps and releases what {@link #pinned} gave. */
+    public synchronized void releasePinned(MemorySegment[] pinned) {
+        open();
+        if (buffers.remove(pinned[0])) {
+            int unmapped = Cl.clEnqueueUnmapMemObject(queue, pinned[0], pinned[1]);
+            int released = Cl.clReleaseMemObject(pinned[0]);
+            Cl.check(unmapped, "clEnqueueUnmapMemObject");
+            Cl.check(released, "clReleaseMemObject");
+        }
+    }
+
+    /**
+     * Adds the device time of a finished command's {@code event} to {@code into[0]} and releases
+     * the event; a context whose profiling fails (a broken one) adds nothing.
+     */
+    public void drain(MemorySegment event, long[] into, int at) {
+        if (Cl.clGetEventProfilingInfo(event, Cl.CL_PROFILING_COMMAND_START, argSlot) == Cl.CL_SUCCESS) {
+            long start = argSlot.get(JAVA_LONG, 0);
+            if (Cl.clGetEventProfilingInfo(event, Cl.CL_PROFILING_COMMAND_END, argSlot) == Cl.CL_SUCCESS) {
+                into[at] += Math.max(0, argSlot.get(JAVA_LONG, 0) - start);
+            }
+        }
+        Cl.clReleaseEvent(event);
     }
 
     // ---- programs and kernels -------------------------------------------------------------------
@@ -273,8 +401,8 @@ public final class ClContext implements AutoCloseable {
         sizes.setAtIndex(JAVA_LONG, 0, global);
         sizes.setAtIndex(JAVA_LONG, 1, local);
         MemorySegment localSize = local == 0 ? MemorySegment.NULL : sizes.asSlice(ValueLayout.JAVA_LONG.byteSize());
-        Cl.check(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, localSize), "clEnqueueNDRangeKernel");
-        Cl.check(Cl.clFinish(queue), "clFinish");
+        checkQueue(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, localSize), "clEnqueueNDRangeKernel");
+        checkQueue(Cl.clFinish(queue), "clFinish");
     }
 
     /**
@@ -282,7 +410,7 @@ public final class ClContext implements AutoCloseable {
      * order, so the next read (blocking) or {@link #run} sees its results. A failure of an
      * enqueued kernel surfaces at that next blocking call.
      */
-    public void enqueue(MemorySegment kernel, long global) {
+    public void enqueue(MemorySegment kernel, long global, MemorySegment event) {
         open();
         if (global <= 0) {
             return;
@@ -297,7 +425,7 @@ public final class ClContext implements AutoCloseable {
         long local = workGroup(global);
         sizes.setAtIndex(JAVA_LONG, 0, (global + local - 1) / local * local);
         sizes.setAtIndex(JAVA_LONG, 1, local);
-        Cl.check(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, sizes.asSlice(JAVA_LONG.byteSize())),
+        checkQueue(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, sizes.asSlice(JAVA_LONG.byteSize()), event),
                 "clEnqueueNDRangeKernel");
     }
 
@@ -315,7 +443,7 @@ public final class ClContext implements AutoCloseable {
      *
      * @throws IllegalArgumentException if the device's work-groups cannot hold whole runs
      */
-    public void enqueueGroups(MemorySegment kernel, long global, int group, int flagsArg) {
+    public void enqueueGroups(MemorySegment kernel, long global, int group, int flagsArg, MemorySegment event) {
         open();
         if (global <= 0) {
             return;
@@ -328,14 +456,14 @@ public final class ClContext implements AutoCloseable {
         Cl.check(Cl.clSetKernelArg(kernel, flagsArg, 4 * local, MemorySegment.NULL), "clSetKernelArg(" + flagsArg + ", local)");
         sizes.setAtIndex(JAVA_LONG, 0, (global + local - 1) / local * local);
         sizes.setAtIndex(JAVA_LONG, 1, local);
-        Cl.check(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, sizes.asSlice(JAVA_LONG.byteSize())),
+        checkQueue(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, sizes.asSlice(JAVA_LONG.byteSize()), event),
                 "clEnqueueNDRangeKernel");
     }
 
     /** Waits until the queue has run everything enqueued. */
     public void finish() {
         open();
-        Cl.check(Cl.clFinish(queue), "clFinish");
+        checkQueue(Cl.clFinish(queue), "clFinish");
     }
 
     /** Whether {@link #close()} was called. */

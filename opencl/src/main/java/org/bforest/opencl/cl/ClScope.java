@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -16,9 +17,21 @@ import org.bforest.opencl.OpenClException;
  * {@link #close()}, after which every call throws {@link IllegalStateException}. The context, its queue and its built programs outlive it, so a
  * new structure costs a few buffers and kernel objects, not a context and a compile.
  *
- * <p>Every call synchronises on the context ({@link #lock()}); a structure that makes several
- * calls in a row (a batch) holds that lock around them, so that its kernels' arguments and the
- * queue's order are its own until it is done.
+ * <p>Every call synchronises on the context ({@link #lock()}), one call at a time: a structure
+ * orders its own calls under a lock of its own, so that while one structure plans a batch on the
+ * host another one's commands reach the device (kernel objects and their arguments are a scope's
+ * own, and the queue is in order).
+ *
+ * <h2>Failures</h2>
+ * A command that fails marks the context broken ({@link ClContext#broken}): this scope keeps it,
+ * new scopes get a fresh one. {@link #touch} and {@link #settle} let a batch commit every buffer
+ * it will use before it changes anything (a driver that allocates lazily reports a device out of
+ * memory at first use); {@link #failAt} makes a chosen later call fail, for tests.
+ *
+ * <h2>Where the time goes</h2>
+ * Every command carries an event; at each blocking call the finished commands' device times are
+ * added up, kernels apart from transfers, and so is the time the host spent waiting in blocking
+ * calls ({@link #times}).
  */
 public final class ClScope implements AutoCloseable {
     private final ClContext ctx;
@@ -26,25 +39,38 @@ public final class ClScope implements AutoCloseable {
     private final Set<MemorySegment> kernels = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
     /**
-     * Host memory for writes in flight ({@link #writeLongs}, {@link #writeInts}, which do not
-     * wait): one buffer, handed out from its start again after every blocking call of this scope
-     * (by then the in-order queue has passed every write enqueued before it). A write that does not
-     * fit starts a buffer twice as large; the old one is freed at the next blocking call, and so is
-     * a buffer larger than {@value #BOUNCE_BYTES} bytes: a large batch allocates its staging, a
-     * stream of small ones reuses a few kilobytes, and nothing large is held between batches.
+     * Pinned host memory for writes in flight ({@link #writeLongs}, {@link #writeInts}, which do
+     * not wait): handed out from its start again after every blocking call of this scope (by then
+     * the in-order queue has passed every write enqueued before it). A write that does not fit
+     * starts a buffer twice as large (the old one is released at the next blocking call); the
+     * largest is kept, since pinning memory is slow, and counted in {@link #hostBytes}.
      */
-    private Arena stageArena;
-    private MemorySegment stage;
+    private MemorySegment[] stage;
     private long stageUsed;
-    private final List<Arena> retired = new ArrayList<>();
-    /** Host memory of the reads (they block): {@value #BOUNCE_BYTES} bytes at a time at most. */
-    private Arena bounceArena;
-    private MemorySegment bounce;
-    static final int BOUNCE_BYTES = 1 << 20;
+    private final List<MemorySegment[]> retired = new ArrayList<>();
+    /** Pinned host memory of the reads (they block): one read a call, however large. */
+    private MemorySegment[] bounce;
+    /** Small host memory of this scope's own: the event slot. */
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment eventSlot = arena.allocate(ValueLayout.ADDRESS);
+    /** Events of commands not yet known to be finished, and what each was (KERNEL or TRANSFER). */
+    private MemorySegment[] events = new MemorySegment[64];
+    private byte[] eventKinds = new byte[64];
+    private int pending;
+    private static final byte KERNEL = 0;
+    private static final byte TRANSFER = 1;
+    /** Device nanoseconds in kernels [0] and transfers [1], host nanoseconds blocked [2]. */
+    private final long[] times = new long[3];
+    /** Whether a fill ({@link #touch}) was enqueued since the last blocking call. */
+    private boolean touched;
+    /** Tests: the device call that fails, counted down (0: none). */
+    private long faultIn;
+    private int faultStatus;
 
     /** A scope in {@code device}'s shared context. */
     public ClScope(ClDevice device) {
         this.ctx = ClContext.shared(device);
+        ctx.opened();
     }
 
     /** The monitor that orders this device's queue. */
@@ -62,9 +88,50 @@ public final class ClScope implements AutoCloseable {
         }
     }
 
+    /**
+     * Counts a device call down to an injected failure ({@link #failAt}); called under the
+     * context's monitor before every call that reaches the driver.
+     */
+    private void call(String what, boolean queue) {
+        open();
+        if (faultIn > 0 && --faultIn == 0) {
+            OpenClException e = new OpenClException(what + " failed: " + ClErrors.name(faultStatus) + " ("
+                    + faultStatus + ") (a failure injected by a test)", faultStatus);
+            if (queue) {
+                ctx.breakWith(e);   // as a real failure of a queued command does
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * For tests: the {@code n}-th device call from now (1: the next) fails with {@code status}
+     * instead of reaching the driver, as the driver's own failure would (a failed command on the
+     * queue marks the context broken); 0 cancels. Calls are buffer creations, transfers, fills,
+     * launches and waits.
+     */
+    public void failAt(long n, int status) {
+        synchronized (ctx) {
+            faultIn = n;
+            faultStatus = status;
+        }
+    }
+
+    /** Device calls until the injected failure (0: none armed, or it has happened). */
+    public long faultIn() {
+        synchronized (ctx) {
+            return faultIn;
+        }
+    }
+
+    /** Why the context is handed to no new structure (see {@link ClContext#broken}), or null. */
+    public OpenClException broken() {
+        return ctx.broken();
+    }
+
     public ClBuffer buffer(long bytes) {
         synchronized (ctx) {
-            open();
+            call("clCreateBuffer(" + bytes + " bytes)", false);
             ClBuffer b = new ClBuffer(ctx.buffer(bytes));
             buffers.add(b);
             return b;
@@ -77,6 +144,46 @@ public final class ClScope implements AutoCloseable {
             if (buffers.remove(buffer)) {
                 ctx.release(buffer.mem);
             }
+        }
+    }
+
+    /**
+     * Enqueues a fill of {@code bytes} bytes of {@code buffer} from {@code offset}: the memory is
+     * committed on the device, so that a lazy driver's out of memory shows at {@link #settle},
+     * not in the middle of a batch.
+     */
+    public void touch(ClBuffer buffer, long offset, long bytes) {
+        synchronized (ctx) {
+            if (bytes <= 0) {
+                return;
+            }
+            call("clEnqueueFillBuffer", true);
+            ctx.fill(buffer.mem, offset, bytes, eventSlot);
+            recorded(TRANSFER);
+            touched = true;
+        }
+    }
+
+    /** Waits for the fills of {@link #touch} since the last blocking call, if there were any. */
+    public void settle() {
+        synchronized (ctx) {
+            if (touched) {
+                finish();
+            }
+        }
+    }
+
+    /** Waits until the queue has run everything enqueued: a failure of any of it shows here. */
+    public void finish() {
+        synchronized (ctx) {
+            call("clFinish", true);
+            long t0 = System.nanoTime();
+            try {
+                ctx.finish();
+            } finally {
+                times[2] += System.nanoTime() - t0;
+            }
+            landed();
         }
     }
 
@@ -115,11 +222,16 @@ public final class ClScope implements AutoCloseable {
                 MemorySegment.copy(array, 0, h, layout, 0, n);
             }
             synchronized (ctx) {
-                open();
-                if (up) {
-                    ctx.write(buffer.mem, 0, h);
-                } else {
-                    ctx.read(buffer.mem, 0, h);
+                call(up ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", true);
+                long t0 = System.nanoTime();
+                try {
+                    if (up) {
+                        ctx.write(buffer.mem, 0, h);
+                    } else {
+                        ctx.read(buffer.mem, 0, h);
+                    }
+                } finally {
+                    times[2] += System.nanoTime() - t0;
                 }
                 landed();
             }
@@ -153,25 +265,32 @@ public final class ClScope implements AutoCloseable {
             }
             MemorySegment h = staging(bytes);
             MemorySegment.copy(src, from, h, layout, 0, n);
-            ctx.writeAsync(buffer.mem, offset, h);
+            call("clEnqueueWriteBuffer", true);
+            ctx.writeAsync(buffer.mem, offset, h, eventSlot);
+            recorded(TRANSFER);
         }
     }
 
     /** Host memory for a write in flight, valid until the scope's next blocking call. */
     private MemorySegment staging(long bytes) {
         long need = (bytes + 63) & ~63L;
-        if (stage == null || stageUsed + need > stage.byteSize()) {
-            if (stageArena != null) {
-                retired.add(stageArena);   // writes in flight may still read it
+        if (stage == null || stageUsed + need > stage[1].byteSize()) {
+            long size = Math.max(need, stage == null ? 1 << 12 : 2 * stage[1].byteSize());
+            MemorySegment[] fresh = pinned(size);
+            if (stage != null) {
+                retired.add(stage);   // writes in flight may still read it
             }
-            long size = Math.max(need, stage == null ? 1 << 12 : 2 * stage.byteSize());
-            stageArena = Arena.ofShared();
-            stage = stageArena.allocate(size, 64);
+            stage = fresh;
             stageUsed = 0;
         }
-        MemorySegment m = stage.asSlice(stageUsed, bytes);
+        MemorySegment m = stage[1].asSlice(stageUsed, bytes);
         stageUsed += need;
         return m;
+    }
+
+    private MemorySegment[] pinned(long bytes) {
+        call("clCreateBuffer(" + bytes + " bytes of pinned host memory)", false);
+        return ctx.pinned(bytes);
     }
 
     /** Reads {@code n} longs at byte {@code offset} of {@code buffer} into {@code out} from index {@code to} (blocking). */
@@ -184,69 +303,103 @@ public final class ClScope implements AutoCloseable {
         read(buffer, offset, out, ValueLayout.JAVA_INT, to, n);
     }
 
-    /** {@link #readLongs} into the array {@code out} of {@code layout}'s elements, through the bounce buffer. */
+    /** {@link #readLongs} into the array {@code out} of {@code layout}'s elements, through the bounce buffer: one read. */
     private void read(ClBuffer buffer, long offset, Object out, ValueLayout layout, int to, int n) {
         synchronized (ctx) {
             open();
-            long size = layout.byteSize();
-            int step = (int) (BOUNCE_BYTES / size);
-            for (int i = 0; i < n; i += step) {
-                int c = Math.min(step, n - i);
-                MemorySegment h = bounce(size * c);
-                ctx.read(buffer.mem, offset + size * i, h);
-                MemorySegment.copy(h, layout, 0, out, to + i, c);
+            if (n == 0) {
+                return;
             }
-            if (n > 0) {
-                landed();
+            long bytes = layout.byteSize() * n;
+            MemorySegment h = bounce(bytes);
+            call("clEnqueueReadBuffer", true);
+            long t0 = System.nanoTime();
+            try {
+                ctx.read(buffer.mem, offset, h, eventSlot);
+            } finally {
+                times[2] += System.nanoTime() - t0;
             }
+            recorded(TRANSFER);
+            MemorySegment.copy(h, layout, 0, out, to, n);
+            landed();
         }
     }
 
     /**
-     * The first {@code bytes} (at most {@value #BOUNCE_BYTES}) of the bounce buffer, grown (doubling,
-     * the old one freed: the transfers through it block) when a transfer needs more: a tree that
-     * only ever moves a few keys keeps a few kilobytes.
+     * The first {@code bytes} of the pinned bounce buffer, grown (to twice its size at least) when
+     * a read needs more.
      */
     private MemorySegment bounce(long bytes) {
-        if (bounce == null || bounce.byteSize() < bytes) {
-            long size = Math.min(BOUNCE_BYTES, Math.max(bytes, bounce == null ? 1 << 12 : 2 * bounce.byteSize()));
-            if (bounceArena != null) {
-                bounceArena.close();
+        if (bounce == null || bounce[1].byteSize() < bytes) {
+            long size = Math.max(bytes, bounce == null ? 1 << 12 : 2 * bounce[1].byteSize());
+            MemorySegment[] fresh = pinned(size);
+            if (bounce != null) {
+                ctx.releasePinned(bounce);
             }
-            bounceArena = Arena.ofShared();
-            bounce = bounceArena.allocate(size, 64);
+            bounce = fresh;
         }
-        return bounce.asSlice(0, bytes);
+        return bounce[1].asSlice(0, bytes);
     }
 
-    /** Host bytes this scope keeps for transfers (the staging and bounce buffers). */
+    /** Host bytes this scope keeps for transfers (the pinned staging and bounce buffers). */
     public long hostBytes() {
         synchronized (ctx) {
-            return (stage == null ? 0 : stage.byteSize()) + (bounce == null ? 0 : bounce.byteSize());
+            return (stage == null ? 0 : stage[1].byteSize()) + (bounce == null ? 0 : bounce[1].byteSize());
         }
     }
 
-    /** After a blocking call: the queue has passed every write enqueued before it. */
+    /** The event of the command just enqueued, kept until the next blocking call says it finished. */
+    private void recorded(byte kind) {
+        if (pending == events.length) {
+            events = Arrays.copyOf(events, 2 * pending);
+            eventKinds = Arrays.copyOf(eventKinds, 2 * pending);
+        }
+        events[pending] = eventSlot.get(ValueLayout.ADDRESS, 0);
+        eventKinds[pending++] = kind;
+    }
+
+    /** After a blocking call: the queue has passed every command enqueued before it. */
     private void landed() {
         stageUsed = 0;
-        for (Arena a : retired) {
-            a.close();
+        touched = false;
+        for (MemorySegment[] r : retired) {
+            ctx.releasePinned(r);
         }
         retired.clear();
-        if (stage != null && stage.byteSize() > BOUNCE_BYTES) {
-            stageArena.close();
-            stageArena = null;
-            stage = null;
+        for (int i = 0; i < pending; i++) {
+            ctx.drain(events[i], times, eventKinds[i] == KERNEL ? 0 : 1);
+            events[i] = null;
+        }
+        pending = 0;
+    }
+
+    /**
+     * Adds to {@code into} the device nanoseconds of this scope's finished kernels ({@code [0]})
+     * and transfers ({@code [1]}, fills and copies too) and the host's nanoseconds waiting in
+     * blocking calls ({@code [2]}), since it was made.
+     */
+    public void times(long[] into) {
+        synchronized (ctx) {
+            for (int i = 0; i < 3; i++) {
+                into[i] += times[i];
+            }
         }
     }
 
     public void copy(ClBuffer src, long srcOffset, ClBuffer dst, long dstOffset, long bytes) {
         synchronized (ctx) {
-            open();
-            ctx.copy(src.mem, srcOffset, dst.mem, dstOffset, bytes);
-            if (bytes > 0) {
-                landed();   // the copy waited for the queue (a copy of nothing enqueues nothing)
+            if (bytes <= 0) {
+                return;
             }
+            call("clEnqueueCopyBuffer", true);
+            long t0 = System.nanoTime();
+            try {
+                ctx.copy(src.mem, srcOffset, dst.mem, dstOffset, bytes, eventSlot);
+            } finally {
+                times[2] += System.nanoTime() - t0;
+            }
+            recorded(TRANSFER);
+            landed();   // the copy waited for the queue
         }
     }
 
@@ -291,25 +444,23 @@ public final class ClScope implements AutoCloseable {
 
     void enqueue(MemorySegment kernel, long global) {
         synchronized (ctx) {
-            open();
-            ctx.enqueue(kernel, global);
+            if (global <= 0) {
+                return;
+            }
+            call("clEnqueueNDRangeKernel", true);
+            ctx.enqueue(kernel, global, eventSlot);
+            recorded(KERNEL);
         }
     }
 
     void enqueueGroups(MemorySegment kernel, long global, int group, int flagsArg) {
         synchronized (ctx) {
-            open();
-            ctx.enqueueGroups(kernel, global, group, flagsArg);
-        }
-    }
-
-    void run(MemorySegment kernel, long global, long local) {
-        synchronized (ctx) {
-            open();
-            ctx.run(kernel, global, local);
-            if (global > 0) {
-                landed();   // the run waited for the queue (a run of nothing enqueues nothing)
+            if (global <= 0) {
+                return;
             }
+            call("clEnqueueNDRangeKernel", true);
+            ctx.enqueueGroups(kernel, global, group, flagsArg, eventSlot);
+            recorded(KERNEL);
         }
     }
 
@@ -335,21 +486,29 @@ public final class ClScope implements AutoCloseable {
             }
             closed = true;
             OpenClException first = null;
-            if (stageUsed > 0 || !retired.isEmpty()) {
+            if (pending > 0 || !retired.isEmpty()) {
                 try {
-                    ctx.finish();   // writes in flight read the staging memory freed below
+                    ctx.finish();   // writes in flight read the staging memory released below
                 } catch (OpenClException e) {
                     first = e;
                 }
             }
-            landed();
-            for (Arena a : new Arena[] {stageArena, bounceArena}) {
-                if (a != null) {
-                    a.close();
+            try {
+                landed();
+            } catch (OpenClException e) {
+                first = first == null ? e : first;
+            }
+            for (MemorySegment[] p : new MemorySegment[][] {stage, bounce}) {
+                if (p != null) {
+                    try {
+                        ctx.releasePinned(p);
+                    } catch (OpenClException e) {
+                        first = first == null ? e : first;
+                    }
                 }
             }
-            stageArena = bounceArena = null;
             stage = bounce = null;
+            arena.close();
             for (MemorySegment k : kernels) {
                 try {
                     ctx.releaseKernel(k);
@@ -366,6 +525,7 @@ public final class ClScope implements AutoCloseable {
             }
             kernels.clear();
             buffers.clear();
+            ctx.closedScope();
             if (first != null) {
                 throw first;
             }

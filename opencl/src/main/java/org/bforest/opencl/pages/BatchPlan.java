@@ -3,8 +3,6 @@ package org.bforest.opencl.pages;
 import static org.bforest.spi.LeafChainIndex.MAXKEY;
 import static org.bforest.spi.LeafChainIndex.NONE;
 
-import java.util.Arrays;
-
 /**
  * The host's plan of an update batch, made before the device changes anything: the batch's keys
  * sorted and deduplicated (the last value of a repeated key wins), and, once the look-up has said
@@ -19,31 +17,31 @@ final class BatchPlan {
     private BatchPlan() {
     }
 
-    /** A sorted copy of {@code keys}. */
-    static long[] sorted(long[] keys) {
-        long[] sorted = keys.clone();
-        Arrays.sort(sorted);
-        return sorted;
-    }
-
-    /** Squeezes out repeats of a sorted array in place; returns how many distinct keys lead it. */
-    static int distinct(long[] sorted) {
+    /**
+     * The distinct keys of {@code keys} in ascending order (at {@code [0][0, u)}) and, when
+     * {@code values} is given, the last value each is given ({@code [1]}), with
+     * {@code u = result[0].length}. Linear time: a stable radix sort of the batch's positions by
+     * key ({@link QueryOrders}), then one pass that keeps the last of every run of equal keys (a
+     * stable sort leaves the caller's last one last).
+     */
+    static long[][] distinctSorted(long[] keys, long[] values) {
+        int n = keys.length;
+        int[] perm = QueryOrders.permutation(keys, 0, n, org.bforest.opencl.DeviceSearch.QueryOrder.SORTED, n);
         int u = 0;
-        for (int i = 0; i < sorted.length; i++) {
-            if (u == 0 || sorted[i] != sorted[u - 1]) {
-                sorted[u++] = sorted[i];
+        for (int i = 0; i < n; i++) {
+            if (i + 1 == n || keys[perm[i + 1]] != keys[perm[i]]) {
+                perm[u++] = perm[i];   // the last of its run
             }
         }
-        return u;
-    }
-
-    /** The value of each of the {@code u} distinct {@code sorted} keys: the last one {@code keys} gives it. */
-    static long[] lastValues(long[] keys, long[] values, long[] sorted, int u) {
-        long[] vals = new long[u];
-        for (int i = 0; i < keys.length; i++) {
-            vals[Arrays.binarySearch(sorted, 0, u, keys[i])] = values[i];   // the last one wins
+        long[] sorted = new long[u];
+        long[] vals = values == null ? null : new long[u];
+        for (int i = 0; i < u; i++) {
+            sorted[i] = keys[perm[i]];
+            if (vals != null) {
+                vals[i] = values[perm[i]];
+            }
         }
-        return vals;
+        return new long[][] {sorted, vals};
     }
 
     /** The keys of {@code sorted[0, u)} that go to the leaves: all but {@code Long.MAX_VALUE}, which the host keeps. */

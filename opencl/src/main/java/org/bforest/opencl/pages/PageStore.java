@@ -19,6 +19,12 @@ public final class PageStore {
     public enum Scratch { QUERIES, PATH, OUT, JOBS, RUN_KEYS, MERGED_KEYS, MERGED_VALUES, GATHERED }
 
     public final ClScope cl;
+    /**
+     * The tree's own lock: every call that uses its buffers, and its scratch above all, holds it
+     * (the device's queue has a monitor of its own, held a call at a time, so that while this tree
+     * plans a batch on the host another tree's commands reach the device).
+     */
+    public final Object lock = new Object();
     public final int pageKeys;
     public ClBuffer leafKeys;
     public ClBuffer leafValues;
@@ -83,17 +89,29 @@ public final class PageStore {
                 nik = allocate(8L * pageKeys * newInnerCap);
                 nic = allocate(4L * (pageKeys + 1) * newInnerCap);
             }
+            // Every byte touched: the copies the old pages, a fill the rest (see ClScope#touch).
+            if (nlk != null) {
+                grow(leafKeys, nlk, 8L * pageKeys, leafCapacity, newLeafCap);
+                grow(leafValues, nlv, 8L * pageKeys, leafCapacity, newLeafCap);
+            }
+            if (nik != null) {
+                grow(innerKeys, nik, 8L * pageKeys, innerCapacity, newInnerCap);
+                grow(innerKids, nic, 4L * (pageKeys + 1), innerCapacity, newInnerCap);
+            }
         } catch (RuntimeException e) {
+            // Nothing has changed: the old buffers hold the tree; the new ones go back.
             for (ClBuffer m : new ClBuffer[] {nlk, nlv, nik, nic}) {
                 if (m != null) {
-                    cl.release(m);
+                    try {
+                        cl.release(m);
+                    } catch (RuntimeException again) {
+                        e.addSuppressed(again);
+                    }
                 }
             }
             throw e;
         }
         if (nlk != null) {
-            cl.copy(leafKeys, 0, nlk, 0, 8L * pageKeys * leafCapacity);
-            cl.copy(leafValues, 0, nlv, 0, 8L * pageKeys * leafCapacity);
             cl.release(leafKeys);
             cl.release(leafValues);
             leafKeys = nlk;
@@ -101,14 +119,18 @@ public final class PageStore {
             leafCapacity = newLeafCap;
         }
         if (nik != null) {
-            cl.copy(innerKeys, 0, nik, 0, 8L * pageKeys * innerCapacity);
-            cl.copy(innerKids, 0, nic, 0, 4L * (pageKeys + 1) * innerCapacity);
             cl.release(innerKeys);
             cl.release(innerKids);
             innerKeys = nik;
             innerKids = nic;
             innerCapacity = newInnerCap;
         }
+    }
+
+    /** Copies the {@code pages} pages of {@code from} into {@code to} and touches the rest of its {@code capacity}. */
+    private void grow(ClBuffer from, ClBuffer to, long pageBytes, int pages, int capacity) {
+        cl.copy(from, 0, to, 0, pageBytes * pages);
+        cl.touch(to, pageBytes * pages, pageBytes * (capacity - pages));
     }
 
     /**
@@ -176,9 +198,15 @@ public final class PageStore {
             }
             return null;
         }
-        if (used > 0) {
-            cl.copy(a, 0, na, 0, aPage * used);
-            cl.copy(b, 0, nb, 0, bPage * used);
+        try {
+            if (used > 0) {
+                cl.copy(a, 0, na, 0, aPage * used);
+                cl.copy(b, 0, nb, 0, bPage * used);
+            }
+        } catch (org.bforest.opencl.OpenClException e) {
+            cl.release(na);
+            cl.release(nb);
+            return null;
         }
         cl.release(a);
         cl.release(b);
@@ -190,13 +218,23 @@ public final class PageStore {
         return (int) Math.min(g, Integer.MAX_VALUE - 8);
     }
 
-    /** A scratch buffer of at least {@code bytes} bytes for {@code role}; its content is undefined. */
+    /**
+     * A scratch buffer of at least {@code bytes} bytes for {@code role}; its content is undefined.
+     * A new one is touched ({@link ClScope#touch}): the batch that grew it settles before it
+     * changes anything.
+     */
     public ClBuffer scratch(Scratch role, long bytes) {
         int r = role.ordinal();
         bytes = Math.max(bytes, 64);
         if (scratchBytes[r] < bytes) {
             long want = Math.max(bytes, scratchBytes[r] + (scratchBytes[r] >> 1));
             ClBuffer fresh = allocate(want);
+            try {
+                cl.touch(fresh, 0, want);
+            } catch (RuntimeException e) {
+                cl.release(fresh);
+                throw e;
+            }
             if (scratch[r] != null) {
                 cl.release(scratch[r]);
             }

@@ -3,9 +3,9 @@ package org.bforest.opencl.pages;
 import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import org.bforest.NativeLongIndex;
+import org.bforest.opencl.DeviceIndex;
 import org.bforest.opencl.DeviceSearch;
+import org.bforest.opencl.DeviceTimes;
 import org.bforest.opencl.OpenClException;
 import org.bforest.opencl.cl.ClBuffer;
 import org.bforest.opencl.cl.ClDevice;
@@ -13,7 +13,6 @@ import org.bforest.opencl.cl.ClScope;
 import org.bforest.opencl.cl.PageKernels;
 import org.bforest.opencl.pages.PageStore.Scratch;
 import org.bforest.util.BatchArguments;
-import org.bforest.spi.LeafChainIndex;
 
 /**
  * What the GPU B+-tree and the hybrid tree share: leaf pages of {@code pageKeys} keys and values
@@ -42,19 +41,29 @@ import org.bforest.spi.LeafChainIndex;
  * {@link VisitChunk}'s; the kernels are set and launched through {@link PageKernels}.
  *
  * <h2>The shared layer</h2>
- * Everything but the batched paths comes from {@link LeafChainIndex}: its leaves are 64-slot
- * windows of a page (a page of 2048 keys is 32 of them), read from the device a window at a time
- * into a per-thread cache that a write invalidates; so cursors, ranges and neighbour queries cost a
- * descent and then a transfer per 64 entries.
+ * Everything but the batched paths comes from {@link org.bforest.spi.LeafChainIndex} through
+ * {@link PageWindows}: its leaves are 64-slot windows of a page (a page of 2048 keys is 32 of
+ * them), read from the device a window at a time into a per-thread cache that a write
+ * invalidates; so cursors, ranges and neighbour queries cost a descent and then a transfer per 64
+ * entries.
+ *
+ * <h2>Failures</h2>
+ * Every buffer a batch will use is allocated and touched, and the device waited for, before the
+ * batch changes anything ({@link #commit}): a device out of memory, or any failure up to there,
+ * leaves the tree as it was. A failure after that point leaves the tree {@linkplain #failed
+ * failed}: every later call throws {@link IllegalStateException} naming the cause, never an
+ * answer from a half-changed tree. Every write batch ends with a blocking call, so that its
+ * failure is its own and not the next caller's.
  *
  * <h2>Threads</h2>
- * A device is driven through one command queue, so every call that touches it holds the device's
- * lock: reads from many threads are safe (they take turns on the device); writes need the
- * caller's synchronisation, as for every bforest structure. The pages a delete empties are freed
+ * Every call that uses the tree's buffers holds the tree's lock ({@link PageStore#lock}): reads
+ * from many threads are safe (they take turns); writes need the caller's synchronisation, as for
+ * every bforest structure. The device's queue is locked a call at a time, so trees on one device
+ * overlap their host work. The pages a delete empties are freed
  * and handed out again, lowest id first, and the store cuts its buffers down when the pages in use
  * fall to a quarter of them; {@link #clear()} and {@link #close()} give everything back.
  */
-public abstract class PagedTree extends LeafChainIndex implements NativeLongIndex {
+public abstract class PagedTree extends PageWindows implements DeviceIndex {
     /** Queries handed to the device at once: bounds the per-batch device buffers (about 40 bytes a query). */
     public static final int MAX_BATCH = 1 << 20;
     /**
@@ -64,16 +73,8 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
      * 11M entries) takes a few launches.
      */
     static final int MAX_LAUNCH_ENTRIES = 1 << 21;
-    private static final int WINDOW = Window.SLOTS;
-    private static final AtomicLong IDS = new AtomicLong();
     private static final Cleaner CLEANER = Cleaner.create();
 
-    private final long id = IDS.incrementAndGet();
-    protected final ClScope cl;
-    protected final PageStore store;
-    protected final int pageKeys;
-    /** 64-slot windows a page: the shared layer's leaves. */
-    private final int windows;
     protected final double fill;
     /** How look-up batches are ordered and searched on the device. */
     protected final DeviceSearch search;
@@ -84,30 +85,21 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     private final LevelMerge merges;
     /** The keys before each leaf page in chain order, for range counts. */
     private final ChainRanks chainRanks = new ChainRanks();
-    private final String what;
-
-    /** The host's control state of the leaves: occupancy and chain. */
-    private final LeafChain chain = new LeafChain();
-    /** Bumped by every write (value replacements too): the window caches compare it. */
-    private volatile long stamp;
-    private volatile boolean closed;
+    /** Where the batch calls' time goes. */
+    private final BatchClock clock;
 
     /** {@code what}: the structure's name in messages, e.g. "GPU B+-tree". */
     protected PagedTree(String name, String what, ClScope cl, int pageKeys, double fill, DeviceSearch search) {
-        super(name);
+        super(name, what, cl, pageKeys);
         this.search = java.util.Objects.requireNonNull(search, "search");
         if (search.group() > 1 && search.group() > cl.device().maxWorkGroupSize()) {
             throw new IllegalArgumentException("a search group of " + search.group() + " work-items is larger than "
                     + cl.device().name() + "'s work-groups (" + cl.device().maxWorkGroupSize() + ")");
         }
-        this.what = what;
-        this.cl = cl;
-        this.pageKeys = pageKeys;
-        this.windows = (pageKeys + WINDOW - 1) / WINDOW;
         this.fill = fill;
-        this.store = new PageStore(cl, pageKeys);
         this.kernels = new PageKernels(cl);
         this.merges = new LevelMerge(store, kernels);
+        this.clock = new BatchClock(cl);
         // The safety net: an index nobody closed gives its device memory back when collected.
         // The action holds the scope, never the tree.
         cleanable = CLEANER.register(this, cl::close);
@@ -173,10 +165,30 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         return cl.device();
     }
 
-    protected final void open() {
-        if (closed) {
-            throw new IllegalStateException("this " + what + " was closed and its device memory released: build a new one");
-        }
+    /**
+     * The point of no return of a write batch: waits for the fills that touched the buffers it
+     * grew ({@link org.bforest.opencl.cl.ClScope#settle}), so that a driver that allocates lazily
+     * says "out of memory" now, while the tree is still whole; from here on a failure is
+     * {@link #failed}.
+     */
+    private void commit() {
+        cl.settle();
+    }
+
+    @Override
+    public long deviceBytes() {
+        open();
+        return store.bytes();
+    }
+
+    @Override
+    public DeviceTimes deviceTimes() {
+        return clock.times();
+    }
+
+    @Override
+    public void resetDeviceTimes() {
+        clock.reset();
     }
 
     // ---- the descent: the subclass's ----------------------------------------------------------
@@ -273,6 +285,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     public void getAll(long[] keys, long[] values, long absent) {
         BatchArguments.checkGetAll(keys, values);
         open();
+        long t0 = clock.start();
         for (int from = 0; from < keys.length; from += MAX_BATCH) {
             int n = Math.min(MAX_BATCH, keys.length - from);
             if (!reorders(n)) {
@@ -291,6 +304,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
                 values[i] = getMax(absent);
             }
         }
+        clock.stop(t0);
     }
 
     /** Whether a look-up batch of n is reordered before it goes to the device (not worth it for a few keys). */
@@ -300,7 +314,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
 
     /** Looks up keys[from, from + n) into values[from, ...) and, if asked, their slots. */
     private void lookUp(long[] keys, int from, int n, long[] values, long absent, int[] slots) {
-        synchronized (cl.lock()) {
+        synchronized (store.lock) {
             sendQueries(keys, from, n, null, absent);
             if (slots == null) {
                 store.readLongs(store.scratch(Scratch.OUT, 24L * n), 0, values, from, n);
@@ -340,9 +354,11 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         if (keys.length == 0) {
             return;
         }
-        long[] sorted = BatchPlan.sorted(keys);
-        int u = BatchPlan.distinct(sorted);
-        long[] vals = BatchPlan.lastValues(keys, values, sorted, u);
+        long t0 = clock.start();
+        long[][] batch = BatchPlan.distinctSorted(keys, values);
+        long[] sorted = batch[0];
+        long[] vals = batch[1];
+        int u = sorted.length;
         int inLeaves = BatchPlan.inLeaves(sorted, u);
         for (int from = 0; from < inLeaves; from += MAX_BATCH) {
             upsertSorted(sorted, vals, from, Math.min(MAX_BATCH, inLeaves - from), null);
@@ -350,6 +366,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         if (inLeaves < u) {
             putMax(vals[u - 1]);
         }
+        clock.stop(t0);
     }
 
     @Override
@@ -370,8 +387,9 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         if (keys.length == 0) {
             return 0;
         }
-        long[] sorted = BatchPlan.sorted(keys);
-        int u = BatchPlan.distinct(sorted);
+        long t0 = clock.start();
+        long[] sorted = BatchPlan.distinctSorted(keys, null)[0];
+        int u = sorted.length;
         int inLeaves = BatchPlan.inLeaves(sorted, u);
         long removed = 0;
         for (int from = 0; from < inLeaves; from += MAX_BATCH) {
@@ -381,6 +399,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
             removeMax();
             removed++;
         }
+        clock.stop(t0);
         return removed;
     }
 
@@ -389,13 +408,20 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
      * returns how many were new. {@code previous}, if given, gets the old values (n = 1 only).
      */
     private int upsertSorted(long[] keys, long[] vals, int from, int n, long[] previous) {
-        synchronized (cl.lock()) {
+        synchronized (store.lock) {
             sendQueries(keys, from, n, vals, 0);
             long[] found = found(n, previous);
             int fresh = BatchPlan.missing(found, n);
             if (fresh == 0) {
-                replace(n);
-                stamp++;
+                commit();
+                try {
+                    replace(n);
+                    cl.finish();
+                } catch (RuntimeException e) {
+                    throw failed(e);
+                } finally {
+                    stamp++;
+                }
                 return 0;
             }
 
@@ -412,6 +438,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
                 List<Level> levels = new ArrayList<>(upper.levels());
                 levels.add(leaves);
                 merges.reserve(false, levels);
+                commit();
             } catch (RuntimeException e) {
                 if (upper != null) {
                     upper.abandon();
@@ -419,11 +446,16 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
                 leaves.releaseNew(store.leafIds);
                 throw e;
             }
-            chain.grow(store.leafIds.top());
-
-            replace(n);
-            long[] separators = merges.run(leaves, false);
-            applyUpper(upper, leaves, separators, leaves.promotedKids());
+            try {
+                chain.grow(store.leafIds.top());
+                replace(n);
+                long[] separators = merges.run(leaves, false);
+                applyUpper(upper, leaves, separators, leaves.promotedKids());
+                cl.finish();
+            } catch (RuntimeException e) {
+                stamp++;
+                throw failed(e);
+            }
 
             // The host state follows the device.
             chain.link(leaves);
@@ -457,7 +489,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
      * key leaves one empty page and nothing above it.
      */
     private int deleteSorted(long[] keys, int from, int n, long[] previous) {
-        synchronized (cl.lock()) {
+        synchronized (store.lock) {
             sendQueries(keys, from, n, null, 0);
             long[] at = found(n, previous);
             int found = n - BatchPlan.missing(at, n);
@@ -465,22 +497,35 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
                 return 0;
             }
             if (found == size - (hasMax ? 1 : 0)) {
-                becomeEmpty();
+                try {
+                    becomeEmpty();
+                    cl.finish();
+                } catch (RuntimeException e) {
+                    stamp++;
+                    throw failed(e);
+                }
             } else {
                 Level lv = BatchPlan.deletes(at, n, keys, from, found, chain.count);
                 int[] emptied = BatchPlan.emptied(lv);
                 UpperRemoval upper = emptied.length == 0 ? null : planRemovals(lv, emptied, n);
                 merges.reserve(true, List.of(lv));   // out of memory here: nothing has changed
-                merges.run(lv, true);
-                chain.drop(lv);
-                for (int j : emptied) {
-                    chain.unlink(lv.page[j]);
-                    store.leafIds.release(lv.page[j]);
-                }
-                if (upper != null) {
-                    upper.apply();
-                    store.trim();
-                    chain.trim(store.leafIds.top());
+                commit();
+                try {
+                    merges.run(lv, true);
+                    chain.drop(lv);
+                    for (int j : emptied) {
+                        chain.unlink(lv.page[j]);
+                        store.leafIds.release(lv.page[j]);
+                    }
+                    if (upper != null) {
+                        upper.apply();
+                        store.trim();
+                        chain.trim(store.leafIds.top());
+                    }
+                    cl.finish();
+                } catch (RuntimeException e) {
+                    stamp++;
+                    throw failed(e);
                 }
             }
             size -= found;
@@ -523,11 +568,16 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     @Override
     public void clear() {
         open();
-        synchronized (cl.lock()) {
+        synchronized (store.lock) {
             Image empty = Image.build(new long[0], null, pageKeys, fill, innerPagesOnDevice() >= 0 && buildsInnerPages());
-            store.release();
-            install(empty);
-            clearUpper();
+            try {
+                store.release();
+                install(empty);
+                clearUpper();
+            } catch (RuntimeException e) {
+                stamp++;
+                throw failed(e);
+            }
         }
         resetCommon();
         stamp++;
@@ -541,9 +591,18 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         store.limitBytes(bytes);
     }
 
-    /** Device bytes held (pages at capacity and scratch). */
-    long deviceBytes() {
-        return store.bytes();
+    /**
+     * For tests: the {@code n}-th device call of this tree from now fails with {@code status}
+     * (see {@link ClScope#failAt}); returns the calls left before it (0: it has happened).
+     */
+    long failAt(long n, int status) {
+        cl.failAt(n, status);
+        return cl.faultIn();
+    }
+
+    /** For tests: device calls until the armed failure (see {@link #failAt}). */
+    long callsUntilFailure() {
+        return cl.faultIn();
     }
 
     /** Device bytes of the pages alone, at capacity (no scratch). */
@@ -577,7 +636,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
             }
             long[] keys = new long[items];
             long[] values = new long[items];
-            synchronized (cl.lock()) {
+            synchronized (store.lock) {
                 chunk.pack(store, kernels, keys, values);
             }
             for (int i = 0; i < items; i++) {
@@ -604,6 +663,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     public void rangeCountAll(long[] from, long[] to, long[] counts) {
         BatchArguments.checkRangeCountAll(from, to, counts);
         open();
+        long t0 = clock.start();
         int chunk = MAX_BATCH / 2;
         long[] bounds = new long[2 * Math.min(chunk, from.length)];
         long[] ranks = new long[bounds.length];
@@ -616,6 +676,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
                 counts[at + i] = from[at + i] < to[at + i] ? ranks[m + i] - ranks[i] : 0;
             }
         }
+        clock.stop(t0);
     }
 
     /** One range of the shared layer's {@code rangeCount}: both bounds in one launch. */
@@ -642,7 +703,7 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
 
     /** {@link #ranks} of bounds in the order given. */
     private void searchRanks(long[] bounds, int n, long[] ranks) {
-        synchronized (cl.lock()) {
+        synchronized (store.lock) {
             // Long.MAX_VALUE is searched like any key (the padding answers it); its rank is every key.
             sendQueries(bounds, 0, n, null, 0);
             long[] at = found(n, null);
@@ -664,16 +725,11 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     }
 
     @Override
-    public boolean isClosed() {
-        return closed;
-    }
-
-    @Override
     public void close() {
         if (closed) {
             return;
         }
-        synchronized (cl.lock()) {
+        synchronized (store.lock) {
             closed = true;
             stamp++;
             cleanable.clean();
@@ -689,14 +745,14 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
     /** The levels above the leaves in a few words, ending in ", " (or empty). */
     protected abstract String describeUpper();
 
-    // ---- the shared layer's SPI: leaves are 64-slot windows of pages ---------------------------
+    // ---- the shared layer's SPI: findLeaf (the rest is PageWindows') --------------------------
 
     @Override
     protected int findLeaf(long key) {
         open();
         int page;
         int slot;
-        synchronized (cl.lock()) {
+        synchronized (store.lock) {
             sendQueries(new long[] {key}, 0, 1, null, 0);
             long[] at = found(1, null);
             slot = (int) at[0];
@@ -704,88 +760,14 @@ public abstract class PagedTree extends LeafChainIndex implements NativeLongInde
         }
         // The window of the last key <= key (the first window if there is none).
         int last = slot >= 0 ? slot : -slot - 2;
-        return page * windows + Math.max(0, last) / WINDOW;
-    }
-
-    /**
-     * The SPI's leaves are 64-slot windows of a page; the chain this tree keeps is of pages
-     * ({@link LeafChain}), so the window-level chain methods are not used.
-     */
-    @Override
-    protected void setLeafNext(int leaf, int next) {
-        throw new UnsupportedOperationException("the paged trees chain pages, not windows");
-    }
-
-    @Override
-    protected void setLeafPrev(int leaf, int prev) {
-        throw new UnsupportedOperationException("the paged trees chain pages, not windows");
-    }
-
-    @Override
-    protected int firstLeaf() {
-        open();
-        return chain.first * windows;
-    }
-
-    @Override
-    protected int lastLeaf() {
-        open();
-        return chain.last * windows + windows - 1;
-    }
-
-    @Override
-    protected int leafNext(int leaf) {
-        return chain.nextWindow(leaf, windows);
-    }
-
-    @Override
-    protected int leafPrev(int leaf) {
-        return chain.prevWindow(leaf, windows);
-    }
-
-    @Override
-    protected long leafBitmap(int leaf) {
-        int n = chain.windowCount(leaf, windows);
-        return n == WINDOW ? -1L : (1L << n) - 1;
-    }
-
-    @Override
-    protected int leafSuccGE(int leaf, long key) {
-        return window(leaf).succ(key, false);
-    }
-
-    @Override
-    protected int leafSuccGT(int leaf, long key) {
-        return window(leaf).succ(key, true);
-    }
-
-    @Override
-    protected long leafKey(int leaf, int slot) {
-        return window(leaf).keys[slot];
-    }
-
-    @Override
-    protected long leafValue(int leaf, int slot) {
-        return window(leaf).values[slot];
-    }
-
-    /** This thread's copy of window {@code leaf}, read from the device unless it holds it as of now. */
-    private Window window(int leaf) {
-        open();
-        Window w = Window.mine();
-        long s = stamp;
-        if (!w.holds(id, leaf, s)) {
-            int n = chain.windowCount(leaf, windows);
-            w.read(store, (long) (leaf / windows) * pageKeys + (long) (leaf % windows) * WINDOW, n, id, leaf, s);
-        }
-        return w;
+        return page * windows + Math.max(0, last) / Window.SLOTS;
     }
 
     @Override
     protected void checkStructure() {
         open();
         Image image;
-        synchronized (cl.lock()) {
+        synchronized (store.lock) {
             image = Image.read(store, store.leafIds.top(), Math.max(0, innerPagesOnDevice()));
         }
         Checker checker = new Checker(this::fail, image, pageKeys, chain.count, store.leafIds);

@@ -48,7 +48,7 @@ final class Window {
 
     /** Reads the {@code n} entries at long index {@code at} of the leaf pages: window {@code leaf} of {@code tree} as of {@code stamp}. */
     void read(PageStore store, long at, int n, long tree, int leaf, long stamp) {
-        synchronized (store.cl.lock()) {
+        synchronized (store.lock) {
             store.readLongs(store.leafKeys, at, keys, 0, n);
             store.readLongs(store.leafValues, at, values, 0, n);
         }
