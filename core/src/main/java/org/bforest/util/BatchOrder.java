@@ -56,6 +56,23 @@ public final class BatchOrder {
      *         {@code batch}; equal keys in the order they came
      */
     public static BatchOrder of(long[] batch) {
+        return sort(batch, false);
+    }
+
+    /**
+     * Sorts {@code batch} (not changed) fully, with its positions: {@link #of} down to the last
+     * bit ({@link #sortedFromBit} is 0), for the callers that need exact order, such as a batch's
+     * deduplication (equal keys end up adjacent, in the order they came).
+     *
+     * @param batch the keys, in any order
+     * @return the keys ascending, each with the index it had in {@code batch}; equal keys in the
+     *         order they came
+     */
+    public static BatchOrder ascending(long[] batch) {
+        return sort(batch, true);
+    }
+
+    private static BatchOrder sort(long[] batch, boolean full) {
         int n = batch.length;
         long[] k = new long[n];
         int[] p = new int[n];
@@ -80,7 +97,7 @@ public final class BatchOrder {
         }
         int differing = Long.SIZE - Long.numberOfLeadingZeros(differ);
         // Bits that separate n keys spread evenly, and 8 more; the digits below them stay unsorted.
-        int wanted = Math.min(differing, Integer.SIZE - Integer.numberOfLeadingZeros(n) + DIGIT_BITS);
+        int wanted = full ? differing : Math.min(differing, Integer.SIZE - Integer.numberOfLeadingZeros(n) + DIGIT_BITS);
         int lowest = (differing - wanted) / DIGIT_BITS; // the lowest digit sorted
         int digits = (differing + DIGIT_BITS - 1) / DIGIT_BITS;
         int[][] counts = new int[digits][];

@@ -14,8 +14,15 @@ class BatchOrderTest {
 
     /** Checks everything {@link BatchOrder} promises about {@code batch}. */
     private static void check(long[] batch, String what) {
+        check(batch, BatchOrder.of(batch), what);
+        BatchOrder exact = BatchOrder.ascending(batch);
+        assertEquals(0, exact.sortedFromBit, what + ": ascending() sorts every bit");
+        check(batch, exact, what + ", ascending()");
+    }
+
+    /** Checks that {@code o}, a sort of {@code batch}, keeps every promise of {@link BatchOrder}. */
+    private static void check(long[] batch, BatchOrder o, String what) {
         long[] copy = batch.clone();
-        BatchOrder o = BatchOrder.of(batch);
         assertEquals(copy.length, o.size(), what);
         for (int i = 0; i < batch.length; i++) {
             assertEquals(copy[i], batch[i], what + ": the batch was changed");

@@ -288,9 +288,15 @@ public final class ClScope implements AutoCloseable {
         return m;
     }
 
+    /** New pinned memory: mapping it waits for the queue (a blocking call), so the wait counts as blocked. */
     private MemorySegment[] pinned(long bytes) {
         call("clCreateBuffer(" + bytes + " bytes of pinned host memory)", false);
-        return ctx.pinned(bytes);
+        long t0 = System.nanoTime();
+        try {
+            return ctx.pinned(bytes);
+        } finally {
+            times[2] += System.nanoTime() - t0;
+        }
     }
 
     /** Reads {@code n} longs at byte {@code offset} of {@code buffer} into {@code out} from index {@code to} (blocking). */

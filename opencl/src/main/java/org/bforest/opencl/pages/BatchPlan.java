@@ -3,6 +3,9 @@ package org.bforest.opencl.pages;
 import static org.bforest.spi.LeafChainIndex.MAXKEY;
 import static org.bforest.spi.LeafChainIndex.NONE;
 
+import java.util.Arrays;
+import org.bforest.util.BatchOrder;
+
 /**
  * The host's plan of an update batch, made before the device changes anything: the batch's keys
  * sorted and deduplicated (the last value of a repeated key wins), and, once the look-up has said
@@ -20,28 +23,27 @@ final class BatchPlan {
     /**
      * The distinct keys of {@code keys} in ascending order (at {@code [0][0, u)}) and, when
      * {@code values} is given, the last value each is given ({@code [1]}), with
-     * {@code u = result[0].length}. Linear time: a stable radix sort of the batch's positions by
-     * key ({@link QueryOrders}), then one pass that keeps the last of every run of equal keys (a
-     * stable sort leaves the caller's last one last).
+     * {@code u = result[0].length}. Linear time: a stable radix sort of the keys with their
+     * positions ({@link BatchOrder#ascending}), then one pass that keeps the last of every run of
+     * equal keys (a stable sort leaves the caller's last one last).
      */
     static long[][] distinctSorted(long[] keys, long[] values) {
-        int n = keys.length;
-        int[] perm = QueryOrders.permutation(keys, 0, n, org.bforest.opencl.DeviceSearch.QueryOrder.SORTED, n);
+        BatchOrder order = BatchOrder.ascending(keys);
+        long[] k = order.keys;
+        int[] from = order.from;
+        int n = k.length;
+        long[] vals = values == null ? null : new long[n];
         int u = 0;
         for (int i = 0; i < n; i++) {
-            if (i + 1 == n || keys[perm[i + 1]] != keys[perm[i]]) {
-                perm[u++] = perm[i];   // the last of its run
+            if (i + 1 == n || k[i + 1] != k[i]) {
+                if (vals != null) {
+                    vals[u] = values[from[i]];
+                }
+                k[u++] = k[i];   // the last of its run; u <= i, so nothing unread is overwritten
             }
         }
-        long[] sorted = new long[u];
-        long[] vals = values == null ? null : new long[u];
-        for (int i = 0; i < u; i++) {
-            sorted[i] = keys[perm[i]];
-            if (vals != null) {
-                vals[i] = values[perm[i]];
-            }
-        }
-        return new long[][] {sorted, vals};
+        return u == n ? new long[][] {k, vals}
+                : new long[][] {Arrays.copyOf(k, u), vals == null ? null : Arrays.copyOf(vals, u)};
     }
 
     /** The keys of {@code sorted[0, u)} that go to the leaves: all but {@code Long.MAX_VALUE}, which the host keeps. */
