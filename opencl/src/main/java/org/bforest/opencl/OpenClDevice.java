@@ -188,6 +188,17 @@ public final class OpenClDevice {
     }
 
     /**
+     * The version of the device's driver ({@code CL_DRIVER_VERSION}), e.g. {@code "550.54.14"} for
+     * NVIDIA's or {@code "6.0"} for PoCL.
+     *
+     * @return the driver's version string
+     * @throws OpenClException when the driver does not answer
+     */
+    public String driverVersion() {
+        return device.driverVersion();
+    }
+
+    /**
      * Whether the driver reports the device as a GPU ({@code CL_DEVICE_TYPE_GPU}).
      *
      * @return {@code true} for a GPU
