@@ -10,11 +10,27 @@ import org.bforest.opencl.cl.ClDevice;
  *
  * <p>{@link #choose()} picks the device named by the system property
  * {@code bforest.opencl.device} (an index into {@link #all()} or a case-insensitive part of a
- * device's or platform's name), else the first GPU, else the first device.
+ * device's or platform's name, as {@link #choose(String)} reads it), else the first GPU, else the
+ * first device.
+ *
+ * <p>OpenCL is reached through {@code libOpenCL.so.1}, the ICD loader, which finds the installed
+ * drivers. On a machine with a vendor's driver but no loader (and no way to install one), the
+ * system property {@code bforest.opencl.library} names the library to load instead, by path:
+ * another loader, or the driver's own library, e.g.
+ * {@code -Dbforest.opencl.library=/usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1} or PoCL's
+ * {@code libpocl.so.2}. A driver's library loaded this way is reached as the loader reaches it
+ * (its {@code clIcdGetPlatformIDsKHR} and the dispatch table of its platform), and its platforms
+ * are the only ones seen. A path that is not there, or a library that is not OpenCL, is an
+ * {@link OpenClException} naming the property and the path.
  */
 public final class OpenClDevice {
     /** The system property that names the device. */
     public static final String PROPERTY = "bforest.opencl.device";
+    /**
+     * The system property that names the OpenCL library to load, by path, instead of
+     * {@code libOpenCL.so.1}; read once, the first time OpenCL is used.
+     */
+    public static final String LIBRARY_PROPERTY = "bforest.opencl.library";
 
     private final ClDevice device;
     private final int index;
@@ -51,9 +67,13 @@ public final class OpenClDevice {
     /**
      * The device {@code spec} names: an index into {@link #all()} or a case-insensitive part of its
      * name or its platform's; {@code null} or blank: the first GPU, else the first device.
+     * {@code "#2"} is always index 2. Plain digits are an index when there are that many devices,
+     * else a part of a name: {@code "1"} is the second device, {@code "4090"} the first device
+     * whose name holds "4090" (an "RTX 4090").
      *
-     * @param spec a decimal index into {@link #all()}, a part of a device's or platform's name
-     *             (case ignored, surrounding blanks stripped), or {@code null} or blank
+     * @param spec {@code #} and a decimal index into {@link #all()}, a decimal index, a part of a
+     *             device's or platform's name (case ignored, surrounding blanks stripped), or
+     *             {@code null} or blank
      * @return the first device that {@code spec} names
      * @throws OpenClException when OpenCL is not installed, there is no device, the index is out
      *                         of range, or no name matches {@code spec}; the message lists the
@@ -68,27 +88,57 @@ public final class OpenClDevice {
         if (spec == null || spec.isBlank()) {
             return all.stream().filter(OpenClDevice::isGpu).findFirst().orElse(all.get(0));
         }
+        int i = select(spec, all.stream().map(d -> new String[] {d.name(), d.platformName()}).toList());
+        if (i < 0) {
+            String s = spec.strip();
+            throw new OpenClException((s.startsWith("#") || s.chars().allMatch(Character::isDigit)
+                    ? "no OpenCL device " + s + ": there are " + all.size() + " (" + list(all) + ")"
+                    : "no OpenCL device matches '" + s + "' (" + PROPERTY + "); the devices: " + list(all)));
+        }
+        return all.get(i);
+    }
+
+    /**
+     * Which of the devices {@code spec} names (not blank), each given as its name and its
+     * platform's name: {@code #n} is index {@code n}; all digits are an index when below the
+     * number of devices, else a part of a name (so that "4090" finds "RTX 4090" on a machine with
+     * fewer than 4091 devices, and "0" stays the first device); anything else is a part of a name,
+     * case ignored. The first match wins.
+     *
+     * @return the position of the device named, or -1 when none is
+     */
+    static int select(String spec, List<String[]> names) {
         String s = spec.strip();
-        if (s.chars().allMatch(Character::isDigit)) {
-            int i;
-            try {
-                i = Integer.parseInt(s);
-            } catch (NumberFormatException e) {
-                i = -1;
-            }
-            if (i < 0 || i >= all.size()) {
-                throw new OpenClException("no OpenCL device " + s + ": there are " + all.size() + " (" + list(all)
-                        + ")");
-            }
-            return all.get(i);
+        if (s.startsWith("#")) {
+            String digits = s.substring(1).strip();
+            int i = parseIndex(digits);
+            return i >= 0 && i < names.size() ? i : -1;
+        }
+        int i = parseIndex(s);
+        if (i >= 0 && i < names.size()) {
+            return i;
         }
         String needle = s.toLowerCase(Locale.ROOT);
-        return all.stream()
-                .filter(d -> d.name().toLowerCase(Locale.ROOT).contains(needle)
-                        || d.platformName().toLowerCase(Locale.ROOT).contains(needle))
-                .findFirst()
-                .orElseThrow(() -> new OpenClException("no OpenCL device matches '" + s + "' (" + PROPERTY
-                        + "); the devices: " + list(all)));
+        for (int d = 0; d < names.size(); d++) {
+            for (String n : names.get(d)) {
+                if (n.toLowerCase(Locale.ROOT).contains(needle)) {
+                    return d;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** {@code s} as a decimal index, or -1 when it is not all digits or too large for an int. */
+    private static int parseIndex(String s) {
+        if (s.isEmpty() || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private static String list(List<OpenClDevice> all) {
@@ -135,6 +185,17 @@ public final class OpenClDevice {
      */
     public String version() {
         return device.version();
+    }
+
+    /**
+     * The version of the device's driver ({@code CL_DRIVER_VERSION}), e.g. {@code "550.54.14"} for
+     * NVIDIA's or {@code "6.0"} for PoCL.
+     *
+     * @return the driver's version string
+     * @throws OpenClException when the driver does not answer
+     */
+    public String driverVersion() {
+        return device.driverVersion();
     }
 
     /**

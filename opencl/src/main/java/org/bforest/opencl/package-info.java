@@ -28,6 +28,9 @@
  *
  * <p>The JVM needs native access for the module ({@code --enable-native-access=org.bforest.opencl},
  * or {@code ALL-UNNAMED} on the class path) and an OpenCL driver: a GPU vendor's, or PoCL to run
- * on the CPU.
+ * on the CPU. OpenCL is reached through the ICD loader, {@code libOpenCL.so.1}; where a machine has
+ * the vendor's driver but no loader, {@code -Dbforest.opencl.library=/path/to/libnvidia-opencl.so.1}
+ * (or any driver's or loader's library) loads that library instead
+ * ({@link org.bforest.opencl.OpenClDevice#LIBRARY_PROPERTY}).
  */
 package org.bforest.opencl;

@@ -14,8 +14,8 @@ import org.bforest.opencl.cl.ClContext;
 import org.junit.jupiter.api.Test;
 
 /**
- * The FFM path end to end on a real OpenCL device (PoCL here): buffers, a kernel built from the
- * module's resources, arguments, a launch, results read back, all checked against Java; then the
+ * The FFM path end to end on a real OpenCL device (PoCL here): buffers, a kernel built from this
+ * test's resource {@code page_search.cl} (a page rank kernel the library does not ship), arguments, a launch, results read back, all checked against Java; then the
  * failures: a kernel that does not compile, a buffer larger than the device allocates, use after
  * close.
  */
@@ -30,6 +30,18 @@ class PageSearchKernelTest {
             }
         }
         return r;
+    }
+
+    /** The kernel under test, a resource beside this class (test resources: not in the library's jar). */
+    private static String pageSearchSource() {
+        try (java.io.InputStream in = PageSearchKernelTest.class.getResourceAsStream("page_search.cl")) {
+            if (in == null) {
+                throw new IllegalStateException("page_search.cl is missing from the test resources");
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
@@ -77,7 +89,7 @@ class PageSearchKernelTest {
     private static int[] run(OpenClDevice device, long[] keys, int pageKeys, int[] pageOf, long[] queries) {
         int n = queries.length;
         try (ClContext cl = new ClContext(device.handle()); Arena a = Arena.ofConfined()) {
-            MemorySegment program = cl.program(ClContext.resource("kernels/page_search.cl"), "");
+            MemorySegment program = cl.program(pageSearchSource(), "");
             MemorySegment kernel = cl.kernel(program, "page_rank");
             MemorySegment dKeys = cl.buffer(8L * keys.length);
             MemorySegment dPageOf = cl.buffer(4L * n);
@@ -110,6 +122,31 @@ class PageSearchKernelTest {
             assertTrue(e.getMessage().contains("clBuildProgram failed") && e.getMessage().contains("CL_BUILD_PROGRAM_FAILURE")
                     && e.getMessage().contains("undefined_name"), e.getMessage());
             assertEquals(-11, e.status());
+            assertEquals(0, cl.livePrograms(), "the failed program is released at once");
+        }
+    }
+
+    @Test
+    void aCachedBuildThatFailedFailsAgainWithTheSameLogWithoutCompiling() {
+        OpenClDevice device = OpenClTesting.device();
+        String broken = "__kernel void broken(__global long *x) { x[0] = undefined_name; }";
+        try (ClContext cl = new ClContext(device.handle())) {
+            OpenClException first = assertThrows(OpenClException.class, () -> cl.cachedProgram(broken, ""));
+            assertTrue(first.getMessage().contains("undefined_name"), first.getMessage());
+            assertEquals(1, cl.compilations());
+            assertEquals(0, cl.livePrograms());
+            OpenClException again = assertThrows(OpenClException.class, () -> cl.cachedProgram(broken, ""));
+            assertEquals(first.getMessage(), again.getMessage());
+            assertEquals(first.status(), again.status());
+            assertEquals(1, cl.compilations(), "the failure is remembered, not compiled again");
+            // Other options are another build; a good source builds once and is reused.
+            assertThrows(OpenClException.class, () -> cl.cachedProgram(broken, "-cl-fast-relaxed-math"));
+            assertEquals(2, cl.compilations());
+            String good = "__kernel void fine(__global long *x) { x[0] = 1; }";
+            MemorySegment p = cl.cachedProgram(good, "");
+            assertEquals(p, cl.cachedProgram(good, ""));
+            assertEquals(3, cl.compilations());
+            assertEquals(1, cl.livePrograms());
         }
     }
 

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.bforest.bench.runner.DeviceFigures;
 import org.bforest.bench.runner.Result;
 import org.bforest.bench.runner.RunSummary;
 
@@ -46,6 +47,19 @@ import org.bforest.bench.runner.RunSummary;
  * deserialization's), {@code snap_kind} (what {@code Indexes.load} builds) and
  * {@code snap_load_kind} (what it built, when that differs).
  *
+ * <p>The last columns, added after the snapshot's: {@code bytes_per_key_own}, the structure's own
+ * accounting after the build ({@code memoryBytes() / size()}, every structure: beside
+ * {@code bytes_per_key}, which is the heap alone, it is what an OpenCL index holds in device memory
+ * too); then, on the rows of a device index (the OpenCL trees, {@code org.bforest.opencl.DeviceIndex})
+ * and empty on the others, {@code device_bytes_per_key} ({@code deviceBytes() / size()} after the
+ * build) and where its batches' time went: {@code batches}, the batch calls a repetition;
+ * {@code batch_ms}, the wall time a batch call; {@code host_ms}, the part of it the host worked
+ * (sorting, planning, copying); {@code transfer_ms} and {@code kernel_ms}, device time a batch in
+ * transfers and in kernels (the driver's profiling: they may overlap host work, so the parts need
+ * not add up to {@code batch_ms}); {@code host_share}, {@code host_ms / batch_ms}. Each is the
+ * median over the timed repetitions of that repetition's figure (its sums divided by its batches),
+ * not a sum. Snapshot rows leave all of them empty.
+ *
  * <p>A batched lookup row's {@code workload} is its own name, {@code A/b} and the batch size
  * ("A/b1024"), not "A": a reader that keys rows by structure, dataset, workload and threads
  * (every reader of the first nine columns) must not take it for workload A's row.
@@ -63,7 +77,12 @@ public final class CsvWriter {
             + "snap_load_s,snap_load_s_min,snap_load_s_max,snap_load_gbps,snap_cold_load_s,snap_cold_load_s_min,"
             + "snap_cold_load_s_max,snap_cold_load_gbps,snap_map_ms,snap_map_ms_min,snap_map_ms_max,snap_mapped_vs_a,"
             + "snap_save_vs_disk,snap_load_vs_disk,snap_cold_load_vs_disk,snap_load_vs_treemap,snap_kind,"
-            + "snap_load_kind";
+            + "snap_load_kind,"
+            // the structure's own bytes a key, and a device index's memory and time per batch (DEVICE_COLUMNS)
+            + "bytes_per_key_own,device_bytes_per_key,batches,batch_ms,host_ms,transfer_ms,kernel_ms,host_share";
+
+    /** The columns after the snapshot's: {@link #deviceCsv}. */
+    static final int DEVICE_COLUMNS = 8;
 
     private CsvWriter() {
     }
@@ -85,10 +104,10 @@ public final class CsvWriter {
                 quote(run.environment().nodeSearch()));
         for (Result r : run.results()) {
             out.append(row(r)).append(',').append(where).append(',').append(WindowTables.csv(r)).append(',')
-                    .append(SnapshotTables.csvEmpty()).append('\n');
+                    .append(SnapshotTables.csvEmpty()).append(',').append(deviceCsv(r)).append('\n');
         }
         for (String row : SnapshotTables.csvRows(run, where)) {
-            out.append(row).append('\n');
+            out.append(row).append(',').append(",".repeat(DEVICE_COLUMNS - 1)).append('\n');
         }
     }
 
@@ -98,6 +117,17 @@ public final class CsvWriter {
                 number(r.mops(), 4), number(r.buildSeconds(), 4), number(r.heapBytesPerKey(), 2),
                 number(r.mopsMin(), 4), number(r.mopsMax(), 4), Integer.toString(r.repMops().length),
                 Integer.toString(r.batch()), number(r.heapBytesAfter(), 2));
+    }
+
+    /** The last {@link #DEVICE_COLUMNS} columns of a result's row. */
+    static String deviceCsv(Result r) {
+        DeviceFigures d = r.device();
+        String own = number(r.ownBytesPerKey(), 2);
+        if (d == null) {
+            return own + ",".repeat(DEVICE_COLUMNS - 1);
+        }
+        return String.join(",", own, number(d.deviceBytesPerKey(), 2), number(d.batches(), 1), number(d.batchMs(), 3),
+                number(d.hostMs(), 3), number(d.transferMs(), 3), number(d.kernelMs(), 3), number(d.hostShare(), 3));
     }
 
     private static String number(double v, int decimals) {

@@ -12,6 +12,7 @@ import java.util.Map;
 import org.bforest.bench.cli.Counts;
 import org.bforest.bench.cli.Options;
 import org.bforest.bench.runner.DatasetInfo;
+import org.bforest.bench.runner.DeviceFigures;
 import org.bforest.bench.runner.Environment;
 import org.bforest.bench.runner.Result;
 import org.bforest.bench.runner.RunSummary;
@@ -98,6 +99,38 @@ public final class TextReport implements ReportWriter {
                 + " charts";
     }
 
+    /**
+     * Where the device structures' batches spent their time: a table of the rows of device
+     * indexes (the OpenCL trees), empty text when the run has none.
+     */
+    static String deviceTable(RunSummary run) {
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("structure", "dataset", "keys", "workload", "batches", "ms/batch", "host ms", "transfer ms",
+                "kernel ms", "host share", "B/key device"));
+        for (Result r : run.results()) {
+            DeviceFigures d = r.device();
+            if (d != null) {
+                rows.add(List.of(r.structure().cliName(), r.dataset(), Counts.format(r.keys()), r.label(),
+                        String.format(Locale.ROOT, "%.0f", d.batches()), ms(d.batchMs()), ms(d.hostMs()),
+                        ms(d.transferMs()), ms(d.kernelMs()),
+                        Double.isFinite(d.hostShare()) ? String.format(Locale.ROOT, "%.0f%%", 100 * d.hostShare()) : "-",
+                        ResultTable.bytes(d.deviceBytesPerKey())));
+            }
+        }
+        if (rows.size() == 1) {
+            return "";
+        }
+        return "Device time per batch (the OpenCL structures)\n----------------------------------------------\n\n"
+                + "Medians over the timed repetitions of each repetition's time per batch call: the call's wall time,\n"
+                + "the host's work in it (sorting, planning, copying), and device time in transfers and in kernels\n"
+                + "(the driver's profiling; it can overlap host work). B/key device: device memory after the build.\n\n"
+                + ResultTable.align(rows) + "\n";
+    }
+
+    private static String ms(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, v < 10 ? "%.3f" : "%.1f", v) : "-";
+    }
+
     public static String render(RunSummary run) {
         Options o = run.options();
         Environment env = run.environment();
@@ -126,6 +159,7 @@ public final class TextReport implements ReportWriter {
                     r.structure().memoryMethod()));
         }
         sb.append(ResultTable.align(mem)).append('\n');
+        sb.append(deviceTable(run));
 
         sb.append("Every figure\n------------\n\n");
         List<List<String>> all = new ArrayList<>();

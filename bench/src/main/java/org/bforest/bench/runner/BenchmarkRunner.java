@@ -284,8 +284,11 @@ public final class BenchmarkRunner {
         /** Workload W: bytes per live key after the load and at the end of each tenth (first timed repetition). */
         double loadBytes = Double.NaN;
         double[] tenthBytes;
+        /** A device index's times per batch over the timed repetitions (DevicePhases); empty for the others. */
+        final DevicePhases device;
 
         Reps(int reps, int steps, boolean window) {
+            device = new DevicePhases(reps);
             mops = new double[reps];
             builds = new double[steps];
             tenthMops = window ? new double[reps][SlidingWindow.TENTHS] : null;
@@ -359,7 +362,7 @@ public final class BenchmarkRunner {
                 double[] mem = memory.get(s);
                 results.add(new Result(s, d.name(), w, threads, batch, d.keyCount(), ops.size(), median(st.mops),
                         st.mops, median(st.builds), mem[0], mem[1], st.heapAfter, st.ownAfter, st.checksum,
-                        st.window()));
+                        st.window(), st.device.figures(mem[2])));
             }
         }
         if (threads == 1) {
@@ -423,7 +426,8 @@ public final class BenchmarkRunner {
                     notes.add(who + " on " + on(d) + ": " + built);
                 }
                 long after = HeapMeter.usedAfterGc();
-                memory.put(s, new double[] {(after - before) / (double) n, a.memoryBytes() / (double) n});
+                memory.put(s, new double[] {(after - before) / (double) n, a.memoryBytes() / (double) n,
+                        DevicePhases.deviceBytesPerKey(a, n)});
             } else {
                 HeapMeter.collect();
             }
@@ -432,6 +436,7 @@ public final class BenchmarkRunner {
             double[] tenthSeconds = w == Workload.W ? new double[SlidingWindow.TENTHS] : null;
             double[] tenthBytes = w == Workload.W ? new double[SlidingWindow.TENTHS] : null;
             progress.phase("run");
+            DevicePhases.start(a);
             long t0 = System.nanoTime();
             long sum = buffers != null ? runBatched(a, ops, buffers)
                     : tenthSeconds != null ? runTenths(a, ops, tenthSeconds, tenthBytes)
@@ -447,6 +452,7 @@ public final class BenchmarkRunner {
                         + " results (checksum " + st.checksum + " then " + sum + ")");
             }
             if (timed) {
+                st.device.stop(a, r - options.warmups());
                 st.mops[r - options.warmups()] = ops.size() / seconds / 1e6;
                 if (tenthSeconds != null) {
                     int[] b = SlidingWindow.tenths(ops.size());

@@ -21,18 +21,28 @@ import org.bforest.bench.workloads.Workload;
  * @param checksum        the blackhole sum of the operations' results (the same in every
  *                        repetition; compared across structures)
  * @param window          workload W's figures per tenth of its operations; null for the others
+ * @param device          a device index's time per batch and device memory; null for the
+ *                        structures that are not device indexes
  */
 public record Result(Structure structure, String dataset, Workload workload, int threads, int batch, int keys,
                      int ops, double mops, double[] repMops, double buildSeconds, double heapBytesPerKey,
                      double ownBytesPerKey, double heapBytesAfter, double ownBytesAfter, long checksum,
-                     WindowFigures window) {
+                     WindowFigures window, DeviceFigures device) {
+
+    /** A result without device figures (a structure that is not a device index). */
+    public Result(Structure structure, String dataset, Workload workload, int threads, int batch, int keys, int ops,
+                  double mops, double[] repMops, double buildSeconds, double heapBytesPerKey, double ownBytesPerKey,
+                  double heapBytesAfter, double ownBytesAfter, long checksum, WindowFigures window) {
+        this(structure, dataset, workload, threads, batch, keys, ops, mops, repMops, buildSeconds, heapBytesPerKey,
+                ownBytesPerKey, heapBytesAfter, ownBytesAfter, checksum, window, null);
+    }
 
     /** A result without workload W's figures (every workload but W). */
     public Result(Structure structure, String dataset, Workload workload, int threads, int batch, int keys, int ops,
                   double mops, double[] repMops, double buildSeconds, double heapBytesPerKey, double ownBytesPerKey,
                   double heapBytesAfter, double ownBytesAfter, long checksum) {
         this(structure, dataset, workload, threads, batch, keys, ops, mops, repMops, buildSeconds, heapBytesPerKey,
-                ownBytesPerKey, heapBytesAfter, ownBytesAfter, checksum, null);
+                ownBytesPerKey, heapBytesAfter, ownBytesAfter, checksum, null, null);
     }
 
     /** The workload's name, with "/b" and the batch size for a batched run ("A/b1024"). */

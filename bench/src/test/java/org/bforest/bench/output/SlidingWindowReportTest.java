@@ -75,7 +75,7 @@ class SlidingWindowReportTest {
         assertEquals("w_bytes_per_key_10", WindowTables.CSV_COLUMNS.get(10));
         assertEquals("w_mops_1", WindowTables.CSV_COLUMNS.get(11));
         assertEquals("w_mops_10", WindowTables.CSV_COLUMNS.get(20));
-        assertEquals(39 + SnapshotTables.CSV_COLUMNS.size(), CsvWriter.HEADER.split(",").length);
+        assertEquals(39 + SnapshotTables.CSV_COLUMNS.size() + CsvWriter.DEVICE_COLUMNS, CsvWriter.HEADER.split(",").length);
     }
 
     @Test

@@ -98,14 +98,12 @@ public final class Cl {
         static final MethodHandle RELEASE_EVENT;
 
         static {
+            // libOpenCL.so.1, or the library -Dbforest.opencl.library names (ClLibrary).
             SymbolLookup lib;
             try {
-                lib = SymbolLookup.libraryLookup("libOpenCL.so.1", Arena.global());
-            } catch (IllegalArgumentException e) {
-                throw loadFailure = new OpenClException("OpenCL is not installed: libOpenCL.so.1 was not found. Install an OpenCL"
-                        + " ICD loader and a driver (on Debian: apt-get install ocl-icd-libopencl1"
-                        + " pocl-opencl-icd for the CPU, or your GPU vendor's driver); ./bforest test installs"
-                        + " them when run as root", e);
+                lib = ClLibrary.open();
+            } catch (OpenClException e) {
+                throw loadFailure = e;
             }
             Linker linker = Linker.nativeLinker();
             GET_PLATFORM_IDS = bind(linker, lib, "clGetPlatformIDs", JAVA_INT, JAVA_INT, ADDRESS, ADDRESS);

@@ -57,6 +57,13 @@ public final class ClContext implements AutoCloseable {
     private static final long SMALL_LAUNCH = 1 << 16;
     private static final long GPU_GROUP = 256;
     private final Map<String, MemorySegment> built = new HashMap<>();
+    /** The builds that failed, by the same key as {@link #built}: asked again, they fail again at once. */
+    private final Map<String, OpenClException> failedBuilds = new HashMap<>();
+    /** The statuses of a build that fails the same way every time: the source's or the options' fault. */
+    private static final int BUILD_PROGRAM_FAILURE = -11;
+    private static final int INVALID_BUILD_OPTIONS = -43;
+    /** How many times {@link #program} called the compiler. */
+    private int compilations;
     private static final Map<Long, ClContext> SHARED = new HashMap<>();
 
     public ClContext(ClDevice device) {
@@ -149,12 +156,28 @@ public final class ClContext implements AutoCloseable {
         }
     }
 
-    /** {@link #program} built once per source and options in this context, then reused. */
+    /**
+     * {@link #program} built once per source and options in this context, then reused. A build
+     * that fails is remembered too: asking again for the same source and options throws an
+     * {@link OpenClException} with the same message (the compiler's log) and status, without
+     * compiling again.
+     */
     public synchronized MemorySegment cachedProgram(String source, String options) {
         String key = options + "\u0000" + source;
         MemorySegment p = built.get(key);
         if (p == null) {
-            p = program(source, options);
+            OpenClException failure = failedBuilds.get(key);
+            if (failure != null) {
+                throw new OpenClException(failure.getMessage(), failure.status());
+            }
+            try {
+                p = program(source, options);
+            } catch (OpenClException e) {
+                if (e.status() == BUILD_PROGRAM_FAILURE || e.status() == INVALID_BUILD_OPTIONS) {
+                    failedBuilds.put(key, e);
+                }
+                throw e;
+            }
             built.put(key, p);
         }
         return p;
@@ -304,7 +327,7 @@ public final class ClContext implements AutoCloseable {
 
     // ---- programs and kernels -------------------------------------------------------------------
 
-    /** The text of a kernel source shipped as a resource of this module, e.g. {@code "kernels/page_search.cl"}. */
+    /** The text of a kernel source shipped as a resource of this module, e.g. {@code "kernels/gpu_btree.cl"}. */
     public static String resource(String name) {
         try (InputStream in = ClContext.class.getResourceAsStream("/org/bforest/opencl/" + name)) {
             if (in == null) {
@@ -317,10 +340,10 @@ public final class ClContext implements AutoCloseable {
     }
 
     /**
-     * Compiles {@code source} for this device; a failed build throws an {@link OpenClException}
-     * whose message holds the compiler's log.
+     * Compiles {@code source} for this device; a failed build releases the program object and
+     * throws an {@link OpenClException} whose message holds the compiler's log.
      */
-    public MemorySegment program(String source, String options) {
+    public synchronized MemorySegment program(String source, String options) {
         open();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment text = a.allocateFrom(source, StandardCharsets.UTF_8);
@@ -330,15 +353,18 @@ public final class ClContext implements AutoCloseable {
             lengths.set(JAVA_LONG, 0, text.byteSize() - 1);
             MemorySegment program = Cl.clCreateProgramWithSource(context, 1, strings, lengths, errcode);
             Cl.check(errcode, "clCreateProgramWithSource");
-            programs.add(program);
             MemorySegment ids = a.allocate(ADDRESS);
             ids.set(ADDRESS, 0, device.id());
+            compilations++;
             int status = Cl.clBuildProgram(program, 1, ids, a.allocateFrom(options == null ? "" : options));
             if (status != Cl.CL_SUCCESS) {
                 String log = buildLog(a, program);
+                // The failed program is of no use: released here, not kept until close().
+                Cl.clReleaseProgram(program);
                 throw new OpenClException("clBuildProgram failed on " + device.name() + ": "
                         + ClErrors.name(status) + " (" + status + "); the compiler's log:\n" + log, status);
             }
+            programs.add(program);
             return program;
         }
     }
@@ -469,6 +495,16 @@ public final class ClContext implements AutoCloseable {
     /** Whether {@link #close()} was called. */
     public boolean isClosed() {
         return closed;
+    }
+
+    /** Programs this context holds now, built ones only (a leak check's figure). */
+    public synchronized int livePrograms() {
+        return programs.size();
+    }
+
+    /** How many times this context has called the compiler ({@code clBuildProgram}). */
+    public synchronized int compilations() {
+        return compilations;
     }
 
     /** Device buffers this context holds now (a leak check's figure). */

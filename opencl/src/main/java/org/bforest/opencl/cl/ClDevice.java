@@ -59,6 +59,16 @@ public record ClDevice(MemorySegment platform, MemorySegment id, String platform
         return out;
     }
 
+    /** {@code CL_DRIVER_VERSION}: the driver's own version string. */
+    private static final int CL_DRIVER_VERSION = 0x102D;
+
+    /** The driver's version ({@code CL_DRIVER_VERSION}), asked of the driver each call. */
+    public String driverVersion() {
+        try (Arena a = Arena.ofConfined()) {
+            return deviceString(a, id, CL_DRIVER_VERSION);
+        }
+    }
+
     public boolean isGpu() {
         return (type & Cl.CL_DEVICE_TYPE_GPU) != 0;
     }

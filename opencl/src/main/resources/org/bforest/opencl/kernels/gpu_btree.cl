@@ -13,7 +13,7 @@
 #define MAXKEY 0x7fffffffffffffffL
 
 // How many of the first len keys of p are <= q (a branch-free binary search).
-inline int rank_le(__global const long *p, int len, long q)
+static inline int rank_le(__global const long *p, int len, long q)
 {
     if (len == 0) {
         return 0;
@@ -28,7 +28,7 @@ inline int rank_le(__global const long *p, int len, long q)
 }
 
 // How many of the first len keys of p are < q.
-inline int rank_lt(__global const long *p, int len, long q)
+static inline int rank_lt(__global const long *p, int len, long q)
 {
     if (len == 0) {
         return 0;
@@ -43,7 +43,7 @@ inline int rank_lt(__global const long *p, int len, long q)
 }
 
 // The job of item i: the last j with starts[j] <= i (starts ascending, starts[0] == 0).
-inline int job_of(__global const int *starts, int jobs, int i)
+static inline int job_of(__global const int *starts, int jobs, int i)
 {
     int lo = 0;
     int hi = jobs - 1;
@@ -60,7 +60,7 @@ inline int job_of(__global const int *starts, int jobs, int i)
 
 // Query i's answer in leaf page p, where r keys are <= q: value, slot (or -(insertion point) - 1)
 // and page into out.
-inline void leaf_answer(__global const long *keys, __global const long *values, int page_keys, int p, long q,
+static inline void leaf_answer(__global const long *keys, __global const long *values, int page_keys, int p, long q,
                         int r, __global long *out, long absent, int n, int i)
 {
     long base = (long) p * page_keys;
@@ -139,7 +139,7 @@ __kernel void lookup_at(__global const long *keys,
 
 // How many of the page's keys are <= q: the group's items t = 0 .. group - 1 call it together
 // with the same p and q; flags is the group's stretch of local memory.
-inline int group_rank_le(__global const long *p, int page_keys, int span, long q, int t, int group,
+static inline int group_rank_le(__global const long *p, int page_keys, int span, long q, int t, int group,
                          __local int *flags)
 {
     int base = 0;

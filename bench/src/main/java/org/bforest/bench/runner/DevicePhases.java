@@ -1,0 +1,81 @@
+package org.bforest.bench.runner;
+
+import java.util.Arrays;
+import org.bforest.LongIndex;
+import org.bforest.bench.structures.IndexAdapter;
+import org.bforest.opencl.DeviceIndex;
+import org.bforest.opencl.DeviceTimes;
+
+/**
+ * One structure's {@link DeviceTimes} over a cell's timed repetitions: started from zero before
+ * each run, read after it (outside the clock both), summarised as {@link DeviceFigures}. A
+ * structure that is not a {@link DeviceIndex} leaves it empty, and its figures are null.
+ */
+final class DevicePhases {
+    private final DeviceTimes[] reps;
+
+    DevicePhases(int timedReps) {
+        reps = new DeviceTimes[timedReps];
+    }
+
+    /** The device index behind {@code a}, or null. */
+    static DeviceIndex of(IndexAdapter a) {
+        LongIndex i = a == null ? null : a.longIndex();
+        return i instanceof DeviceIndex d ? d : null;
+    }
+
+    /** {@code deviceBytes()} a key of the device index behind {@code a}; NaN for any other structure. */
+    static double deviceBytesPerKey(IndexAdapter a, long keys) {
+        DeviceIndex d = of(a);
+        return d == null ? Double.NaN : d.deviceBytes() / (double) Math.max(1, keys);
+    }
+
+    /** Before a run: its times from zero. */
+    static void start(IndexAdapter a) {
+        DeviceIndex d = of(a);
+        if (d != null) {
+            d.resetDeviceTimes();
+        }
+    }
+
+    /** After timed repetition {@code rep}'s run: what it spent. */
+    void stop(IndexAdapter a, int rep) {
+        DeviceIndex d = of(a);
+        if (d != null && rep >= 0 && rep < reps.length) {
+            reps[rep] = d.deviceTimes();
+        }
+    }
+
+    /** The medians per batch over the repetitions recorded; null when none was (not a device index). */
+    DeviceFigures figures(double deviceBytesPerKey) {
+        DeviceTimes[] got = Arrays.stream(reps).filter(t -> t != null).toArray(DeviceTimes[]::new);
+        if (got.length == 0) {
+            return null;
+        }
+        double[] batches = new double[got.length];
+        double[] batch = new double[got.length];
+        double[] host = new double[got.length];
+        double[] transfer = new double[got.length];
+        double[] kernel = new double[got.length];
+        double[] share = new double[got.length];
+        for (int i = 0; i < got.length; i++) {
+            DeviceTimes t = got[i];
+            double n = Math.max(1, t.batches());
+            batches[i] = t.batches();
+            batch[i] = t.batchNanos() / n / 1e6;
+            host[i] = t.hostNanos() / n / 1e6;
+            transfer[i] = t.transferNanos() / n / 1e6;
+            kernel[i] = t.kernelNanos() / n / 1e6;
+            share[i] = t.batches() == 0 ? Double.NaN : t.hostShare();
+        }
+        return new DeviceFigures(median(batches), median(batch), median(host), median(transfer), median(kernel),
+                median(share), deviceBytesPerKey);
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        int n = s.length;
+        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    }
+}
