@@ -292,12 +292,18 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                 lookUp(keys, from, n, values, absent, null);
                 continue;
             }
-            // The queries in the device search's order, the answers back in the caller's.
-            int[] perm = QueryOrders.permutation(keys, from, n, search.order(), 2 * chain.pages);
-            long[] q = QueryOrders.permuted(keys, from, perm, n);
-            long[] out = new long[n];
-            lookUp(q, 0, n, out, absent, null);
-            QueryOrders.unpermute(out, perm, n, values, from);
+            // The queries in the device search's order, the answers back in the caller's,
+            // scattered straight from the pinned memory they arrive in.
+            int[] perm = new int[n];
+            long[] q = new long[n];
+            QueryOrders.ordered(keys, from, n, search.order(), 2 * chain.pages, q, perm);
+            synchronized (store.lock) {
+                sendQueries(q, 0, n, null, absent);
+                java.lang.foreign.MemorySegment out = cl.readToHost(store.scratch(Scratch.OUT, 24L * n), 0, 8L * n);
+                for (int i = 0; i < n; i++) {
+                    values[from + perm[i]] = out.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i);
+                }
+            }
         }
         for (int i = 0; i < keys.length; i++) {
             if (keys[i] == MAXKEY) {

@@ -39,6 +39,47 @@ final class QueryOrders {
         return perm;
     }
 
+    /**
+     * The batch in {@code order} into {@code q} (n keys) with {@code perm} such that
+     * {@code q[i] = keys[from + perm[i]]}: {@link #permutation} and {@link #permuted} in one, and
+     * for {@link QueryOrder#PARTIAL} in one counting pass that moves the keys with their positions
+     * (no second pass gathering keys from random places).
+     */
+    static void ordered(long[] keys, int from, int n, QueryOrder order, int buckets, long[] q, int[] perm) {
+        if (order != QueryOrder.PARTIAL || n < 2) {
+            int[] p = permutation(keys, from, n, order, buckets);
+            System.arraycopy(p, 0, perm, 0, n);
+            for (int i = 0; i < n; i++) {
+                q[i] = keys[from + p[i]];
+            }
+            return;
+        }
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int i = 0; i < n; i++) {
+            long k = keys[from + i];
+            min = Math.min(min, k);
+            max = Math.max(max, k);
+        }
+        int bits = Math.max(1, Math.min(MAX_BITS, 32 - Integer.numberOfLeadingZeros(Math.min(buckets, n) - 1)));
+        int used = 64 - Long.numberOfLeadingZeros(max - min);
+        int shift = Math.max(0, used - bits);
+        int nb = (int) ((max - min) >>> shift) + 1;
+        int[] count = new int[nb + 1];
+        for (int i = 0; i < n; i++) {
+            count[(int) ((keys[from + i] - min) >>> shift) + 1]++;
+        }
+        for (int b = 0; b < nb; b++) {
+            count[b + 1] += count[b];
+        }
+        for (int i = 0; i < n; i++) {
+            long k = keys[from + i];
+            int at = count[(int) ((k - min) >>> shift)]++;
+            q[at] = k;
+            perm[at] = i;
+        }
+    }
+
     /** The batch in the order {@code perm} gives: {@code keys[from + perm[i]]} for i below n. */
     static long[] permuted(long[] keys, int from, int[] perm, int n) {
         long[] q = new long[n];
