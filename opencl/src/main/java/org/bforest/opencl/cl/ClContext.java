@@ -100,6 +100,11 @@ public final class ClContext implements AutoCloseable {
         return p;
     }
 
+    /** Programs {@link #cachedProgram} has built and keeps (a test's check that a source is compiled once). */
+    public synchronized int cachedPrograms() {
+        return built.size();
+    }
+
     /** Releases a kernel this context created. */
     public synchronized void releaseKernel(MemorySegment kernel) {
         open();
@@ -208,6 +213,9 @@ public final class ClContext implements AutoCloseable {
             int status = Cl.clBuildProgram(program, 1, ids, a.allocateFrom(options == null ? "" : options));
             if (status != Cl.CL_SUCCESS) {
                 String log = buildLog(a, program);
+                // Not kept: a caller's source that does not build must not hold a program for the context's life.
+                programs.remove(program);
+                Cl.clReleaseProgram(program);
                 throw new OpenClException("clBuildProgram failed on " + device.name() + ": "
                         + ClErrors.name(status) + " (" + status + "); the compiler's log:\n" + log, status);
             }
@@ -306,6 +314,25 @@ public final class ClContext implements AutoCloseable {
         boolean gpu = (device.type() & Cl.CL_DEVICE_TYPE_GPU) != 0;
         long big = gpu ? GPU_GROUP : device.maxWorkGroupSize();
         return Math.max(1, Math.min(global <= SMALL_LAUNCH ? SMALL_GROUP : big, device.maxWorkGroupSize()));
+    }
+
+    /**
+     * Enqueues {@code kernel} over {@code global} work-items (a multiple of {@code local}) in
+     * work-groups of exactly {@code local}, without waiting (see {@link #enqueue}): for kernels
+     * that give each work-group a task of its own.
+     */
+    public void enqueueLocal(MemorySegment kernel, long global, long local) {
+        open();
+        if (global <= 0) {
+            return;
+        }
+        if (local <= 0 || global % local != 0) {
+            throw new IllegalArgumentException("a launch of " + global + " work-items in groups of " + local);
+        }
+        sizes.setAtIndex(JAVA_LONG, 0, global);
+        sizes.setAtIndex(JAVA_LONG, 1, local);
+        Cl.check(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, sizes.asSlice(JAVA_LONG.byteSize())),
+                "clEnqueueNDRangeKernel");
     }
 
     /**
