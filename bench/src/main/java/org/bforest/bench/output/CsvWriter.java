@@ -46,6 +46,12 @@ import org.bforest.bench.runner.RunSummary;
  * deserialization's), {@code snap_kind} (what {@code Indexes.load} builds) and
  * {@code snap_load_kind} (what it built, when that differs).
  *
+ * <p>With {@code --visit-all}, rows of workload {@code visit} follow, per dataset and size, one
+ * per structure, in these columns only ({@link VisitTables}): {@code ops} is the entries a full
+ * visit went over, {@code mops}, {@code mops_min} and {@code mops_max} million entries visited a
+ * second (median, slowest, fastest of the {@code reps}); the build, memory, W and {@code snap_}
+ * columns are empty.
+ *
  * <p>A batched lookup row's {@code workload} is its own name, {@code A/b} and the batch size
  * ("A/b1024"), not "A": a reader that keys rows by structure, dataset, workload and threads
  * (every reader of the first nine columns) must not take it for workload A's row.
@@ -88,6 +94,9 @@ public final class CsvWriter {
                     .append(SnapshotTables.csvEmpty()).append('\n');
         }
         for (String row : SnapshotTables.csvRows(run, where)) {
+            out.append(row).append('\n');
+        }
+        for (String row : VisitTables.csvRows(run, where)) {
             out.append(row).append('\n');
         }
     }
