@@ -1,13 +1,13 @@
 package org.bforest.opencl;
 
 import java.util.Objects;
-import org.bforest.NativeLongIndex;
 import org.bforest.opencl.gpubtree.GpuBTrees;
 import org.bforest.opencl.hybrid.HybridTrees;
 
 /**
- * The OpenCL structures' factories. Each returns a {@link NativeLongIndex}: its pages live in
- * device memory, released by {@link NativeLongIndex#close()} (use try-with-resources; a
+ * The OpenCL structures' factories. Each returns a {@link DeviceIndex}, a
+ * {@link org.bforest.NativeLongIndex} with passes over every entry on the device: its pages live in
+ * device memory, released by {@link DeviceIndex#close()} (use try-with-resources; a
  * {@link java.lang.ref.Cleaner} releases a forgotten one when it is collected), and every call
  * after {@code close()} throws {@link IllegalStateException}.
  *
@@ -17,10 +17,11 @@ import org.bforest.opencl.hybrid.HybridTrees;
  * to install; the CPU structures of {@code org.bforest.Indexes} never need one.
  *
  * <pre>{@code
- * try (NativeLongIndex gpu = OpenClIndexes.gpuBTree(sortedKeys, values)) {
+ * try (DeviceIndex gpu = OpenClIndexes.gpuBTree(sortedKeys, values)) {
  *     gpu.putAll(newKeys, newValues);          // one batch: a descent, a merge launch a level
  *     gpu.getAll(queries, results, -1);       // one batch of look-ups
  *     long gone = gpu.removeAll(oldKeys);
+ *     long total = gpu.sumValues();           // one pass over every entry on the device
  * }
  * }</pre>
  *
@@ -42,7 +43,7 @@ public final class OpenClIndexes {
      * @return a new, empty GPU B+-tree; close it to free its device memory
      * @throws OpenClException when OpenCL is not installed, there is no device, or the device refuses
      */
-    public static NativeLongIndex gpuBTree() {
+    public static DeviceIndex gpuBTree() {
         return gpuBTree(OpenClDevice.choose());
     }
 
@@ -54,7 +55,7 @@ public final class OpenClIndexes {
      * @throws NullPointerException if {@code device} is null
      * @throws OpenClException      when the device refuses (out of memory, a kernel that does not build)
      */
-    public static NativeLongIndex gpuBTree(OpenClDevice device) {
+    public static DeviceIndex gpuBTree(OpenClDevice device) {
         return gpuBTree(device, DEFAULT_PAGE_KEYS, new long[0], null);
     }
 
@@ -70,7 +71,7 @@ public final class OpenClIndexes {
      * @throws IllegalArgumentException on unsorted or repeated keys, or arrays of different lengths
      * @throws OpenClException          when there is no OpenCL device, or it is out of memory
      */
-    public static NativeLongIndex gpuBTree(long[] sortedKeys, long[] values) {
+    public static DeviceIndex gpuBTree(long[] sortedKeys, long[] values) {
         return gpuBTree(OpenClDevice.choose(), DEFAULT_PAGE_KEYS, sortedKeys, values);
     }
 
@@ -88,7 +89,7 @@ public final class OpenClIndexes {
      * @throws IllegalArgumentException on bad keys or a page size out of range; nothing reaches the device
      * @throws OpenClException          when the device refuses (out of memory, a kernel that does not build)
      */
-    public static NativeLongIndex gpuBTree(OpenClDevice device, int pageKeys, long[] sortedKeys, long[] values) {
+    public static DeviceIndex gpuBTree(OpenClDevice device, int pageKeys, long[] sortedKeys, long[] values) {
         Objects.requireNonNull(device, "device");
         return GpuBTrees.create(device.handle(), pageKeys, sortedKeys, values);
     }
@@ -107,7 +108,7 @@ public final class OpenClIndexes {
      * @throws IllegalArgumentException on bad keys or a page size out of range; nothing reaches the device
      * @throws OpenClException          when the device refuses (out of memory, a kernel that does not build)
      */
-    public static NativeLongIndex gpuBTree(OpenClDevice device, int pageKeys, DeviceSearch search, long[] sortedKeys,
+    public static DeviceIndex gpuBTree(OpenClDevice device, int pageKeys, DeviceSearch search, long[] sortedKeys,
                                            long[] values) {
         Objects.requireNonNull(device, "device");
         Objects.requireNonNull(search, "search");
@@ -122,7 +123,7 @@ public final class OpenClIndexes {
      * @return a new, empty hybrid tree; close it to free its device memory
      * @throws OpenClException when OpenCL is not installed, there is no device, or the device refuses
      */
-    public static NativeLongIndex hybridTree() {
+    public static DeviceIndex hybridTree() {
         return hybridTree(OpenClDevice.choose());
     }
 
@@ -134,7 +135,7 @@ public final class OpenClIndexes {
      * @throws NullPointerException if {@code device} is null
      * @throws OpenClException      when the device refuses (out of memory, a kernel that does not build)
      */
-    public static NativeLongIndex hybridTree(OpenClDevice device) {
+    public static DeviceIndex hybridTree(OpenClDevice device) {
         return hybridTree(device, DEFAULT_PAGE_KEYS, new long[0], null);
     }
 
@@ -150,7 +151,7 @@ public final class OpenClIndexes {
      * @throws IllegalArgumentException on unsorted or repeated keys, or arrays of different lengths
      * @throws OpenClException          when there is no OpenCL device, or it is out of memory
      */
-    public static NativeLongIndex hybridTree(long[] sortedKeys, long[] values) {
+    public static DeviceIndex hybridTree(long[] sortedKeys, long[] values) {
         return hybridTree(OpenClDevice.choose(), DEFAULT_PAGE_KEYS, sortedKeys, values);
     }
 
@@ -167,7 +168,7 @@ public final class OpenClIndexes {
      * @throws IllegalArgumentException on bad keys or a page size out of range; nothing reaches the device
      * @throws OpenClException          when the device refuses (out of memory, a kernel that does not build)
      */
-    public static NativeLongIndex hybridTree(OpenClDevice device, int pageKeys, long[] sortedKeys, long[] values) {
+    public static DeviceIndex hybridTree(OpenClDevice device, int pageKeys, long[] sortedKeys, long[] values) {
         Objects.requireNonNull(device, "device");
         return HybridTrees.create(device.handle(), pageKeys, sortedKeys, values);
     }
@@ -186,7 +187,7 @@ public final class OpenClIndexes {
      * @throws IllegalArgumentException on bad keys or a page size out of range; nothing reaches the device
      * @throws OpenClException          when the device refuses (out of memory, a kernel that does not build)
      */
-    public static NativeLongIndex hybridTree(OpenClDevice device, int pageKeys, DeviceSearch search, long[] sortedKeys,
+    public static DeviceIndex hybridTree(OpenClDevice device, int pageKeys, DeviceSearch search, long[] sortedKeys,
                                              long[] values) {
         Objects.requireNonNull(device, "device");
         Objects.requireNonNull(search, "search");

@@ -9,8 +9,11 @@
  *   <li>{@link org.bforest.opencl.OpenClIndexes}: the factories. {@code gpuBTree} is the GPU
  *       B+-tree of Kaczmarek's paper (inner and leaf pages on the device); {@code hybridTree} keeps
  *       the BS-tree's inner levels on the CPU and the leaf pages on the device. Each returns a
- *       {@link org.bforest.NativeLongIndex}: close it (try-with-resources) to free the device
- *       memory.</li>
+ *       {@link org.bforest.opencl.DeviceIndex}, a {@link org.bforest.NativeLongIndex}: close it
+ *       (try-with-resources) to free the device memory.</li>
+ *   <li>{@link org.bforest.opencl.DeviceIndex} and {@link org.bforest.opencl.DeviceFunction}: a
+ *       pass over every entry on the device (a sum, a count, a map/reduce, every value
+ *       transformed in place), no entry shipped to the host.</li>
  *   <li>{@link org.bforest.opencl.OpenClDevice}: the devices there are and which one is used (the
  *       system property {@code bforest.opencl.device}, else the first GPU, else the first
  *       device).</li>
@@ -21,8 +24,9 @@
  * </ul>
  *
  * <pre>{@code
- * try (NativeLongIndex tree = OpenClIndexes.hybridTree(sortedKeys, values)) {
+ * try (DeviceIndex tree = OpenClIndexes.hybridTree(sortedKeys, values)) {
  *     tree.getAll(queries, results, -1);   // one batch of look-ups on the device
+ *     long total = tree.sumValues();       // one pass over every entry on the device
  * }
  * }</pre>
  *

@@ -24,12 +24,15 @@ import org.bforest.bench.workloads.Workload;
  * @param snapshotDir where {@code --snapshot} writes its files (every bforest structure's snapshot,
  *                    saved, loaded and mapped after the usual cells, beside the disk's own speed and
  *                    the Java serializations), or null without the option
+ * @param visitAll    {@code --visit-all}: after the usual cells, per dataset and size, every
+ *                    structure built once and a full visit summing every value timed (a device
+ *                    tree's pass on the device, every other structure's own visit)
  */
 public record Options(List<Structure> structures, List<String> datasets, List<Integer> keys, int ops,
                       List<Workload> workloads, List<Integer> threads, Long seed, int reps, int warmups,
                       Path csv, Path reportDir, boolean sosdUnsignedShift, ProgressMode progress, String scale,
                       boolean help, ValueMode values, List<Integer> batches, BuildMode build,
-                      Anchors anchors, Path snapshotDir, int nodes) {
+                      Anchors anchors, Path snapshotDir, int nodes, boolean visitAll) {
 
     /** The default run: every structure, workloads A to E, sized to finish in minutes. */
     public static final int DEFAULT_KEYS = 1_000_000;
@@ -69,6 +72,16 @@ public record Options(List<Structure> structures, List<String> datasets, List<In
                    Path snapshotDir) {
         this(structures, datasets, keys, ops, workloads, threads, seed, reps, warmups, csv, reportDir,
                 sosdUnsignedShift, progress, scale, help, values, batches, build, anchors, snapshotDir, DEFAULT_NODES);
+    }
+
+    /** Options without {@code --visit-all}. */
+    public Options(List<Structure> structures, List<String> datasets, List<Integer> keys, int ops,
+                   List<Workload> workloads, List<Integer> threads, Long seed, int reps, int warmups,
+                   Path csv, Path reportDir, boolean sosdUnsignedShift, ProgressMode progress, String scale,
+                   boolean help, ValueMode values, List<Integer> batches, BuildMode build, Anchors anchors,
+                   Path snapshotDir, int nodes) {
+        this(structures, datasets, keys, ops, workloads, threads, seed, reps, warmups, csv, reportDir,
+                sosdUnsignedShift, progress, scale, help, values, batches, build, anchors, snapshotDir, nodes, false);
     }
 
     /** Whether {@code --snapshot} asked for the snapshot figures. */

@@ -176,7 +176,10 @@ public final class OptionsParser {
                                  snap_save_vs_disk,snap_load_vs_disk,
                                  snap_cold_load_vs_disk,snap_load_vs_treemap,
                                  snap_kind,snap_load_kind
-                                 (empty on the other rows; bench/README.md says more)
+                                 (empty on the other rows; bench/README.md says more);
+                                 then, with --visit-all, its rows (workload "visit": ops the
+                                 entries visited, mops/mops_min/mops_max million entries a
+                                 second, reps; the other figures empty)
               --report DIR       write a report into DIR: index.html (a self-contained page with
                                  charts: throughput, memory per key, build time, ratios, every
                                  figure, notes, machine and JVM; with several --keys, a line
@@ -205,6 +208,17 @@ public final class OptionsParser {
                                  sorted-array) have no snapshot. A "Snapshots" table per
                                  dataset and size (and in the report); the CSV's rows of
                                  workload "snapshot"
+              --visit-all        after the usual cells, per dataset and number of keys: every
+                                 structure built once, then a full visit that sums every
+                                 value, timed over the repetitions (warm-ups first): the
+                                 OpenCL trees in one pass on the device (sumValues(): a
+                                 work-group a leaf page, no entry shipped), the bforest trees
+                                 through forEach, the peers through their own iteration (the
+                                 GPU B+-tree paper's visit-all experiment). Every sum must
+                                 equal the sum of the loaded values (a note otherwise). A
+                                 "Visit-all" table per dataset and size, million entries
+                                 visited a second (median [slowest-fastest]) and the ratio to
+                                 treemap's; the CSV's rows of workload "visit"
               --scale paper      the papers' scale: 150M keys, 50M operations (needs a large heap:
                                  set BFOREST_JVM_OPTS=-Xmx...; peers that cannot fit are skipped).
                                  --keys and --ops still override it. --scale default is the default
@@ -245,6 +259,7 @@ public final class OptionsParser {
         BuildMode build = BuildMode.BULK;
         Path snapshot = null;
         int nodes = Options.DEFAULT_NODES;
+        boolean visitAll = false;
 
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -258,6 +273,7 @@ public final class OptionsParser {
             switch (name) {
                 case "-h", "--help" -> help = true;
                 case "--sosd-unsigned-shift" -> shift = true;
+                case "--visit-all" -> visitAll = true;
                 case "--structures", "--dataset", "--datasets", "--keys", "--ops", "--workloads", "--threads",
                      "--seed", "--reps", "--warmup", "--csv", "--report", "--scale", "--progress", "--values",
                      "--batch", "--build", "--anchors", "--snapshot", "--nodes" -> {
@@ -308,7 +324,7 @@ public final class OptionsParser {
         // Read now, before anything runs: a malformed file should not cost a whole run first.
         Anchors a = anchors == null || help ? Anchors.NONE : Anchors.load(anchors);
         return new Options(structures, datasets, k, o, workloads, threads, seed, reps, warmups, csv, report, shift,
-                progress, scale, help, values, batches, build, a, snapshot, nodes);
+                progress, scale, help, values, batches, build, a, snapshot, nodes, visitAll);
     }
 
     /**

@@ -60,6 +60,12 @@ import org.bforest.bench.runner.RunSummary;
  * median over the timed repetitions of that repetition's figure (its sums divided by its batches),
  * not a sum. Snapshot rows leave all of them empty.
  *
+ * <p>With {@code --visit-all}, rows of workload {@code visit} follow, per dataset and size, one
+ * per structure, in these columns only ({@link VisitTables}): {@code ops} is the entries a full
+ * visit went over, {@code mops}, {@code mops_min} and {@code mops_max} million entries visited a
+ * second (median, slowest, fastest of the {@code reps}); the build, memory, W and {@code snap_}
+ * columns are empty.
+ *
  * <p>A batched lookup row's {@code workload} is its own name, {@code A/b} and the batch size
  * ("A/b1024"), not "A": a reader that keys rows by structure, dataset, workload and threads
  * (every reader of the first nine columns) must not take it for workload A's row.
@@ -107,6 +113,9 @@ public final class CsvWriter {
                     .append(SnapshotTables.csvEmpty()).append(',').append(deviceCsv(r)).append('\n');
         }
         for (String row : SnapshotTables.csvRows(run, where)) {
+            out.append(row).append(',').append(",".repeat(DEVICE_COLUMNS - 1)).append('\n');
+        }
+        for (String row : VisitTables.csvRows(run, where)) {
             out.append(row).append(',').append(",".repeat(DEVICE_COLUMNS - 1)).append('\n');
         }
     }

@@ -23,7 +23,8 @@ import org.bforest.bench.workloads.Workload;
  * beside the workload's own; with several, a table per batched workload under the block gives
  * Mops/s by the batch size. The {@code --anchors} figures of the block's dataset and number of
  * keys follow, a row per source, in the block's workload columns. With {@code --snapshot}, a
- * "Snapshots" table per dataset and size follows the blocks ({@link SnapshotTables}).
+ * "Snapshots" table per dataset and size follows the blocks ({@link SnapshotTables}); with
+ * {@code --visit-all}, a "Visit-all" table per dataset and size ({@link VisitTables}).
  */
 public final class ResultTable {
     private ResultTable() {
@@ -105,6 +106,7 @@ public final class ResultTable {
             sb.append("No structure ran.\n");
         }
         sb.append(SnapshotTables.text(run));
+        sb.append(VisitTables.text(run));
         sb.append(sweep(run));
         sb.append(unmatched(run));
         return sb.toString();

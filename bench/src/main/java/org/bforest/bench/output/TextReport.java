@@ -233,7 +233,8 @@ public final class TextReport implements ReportWriter {
                 String.join(", ", o.threads().stream().map(String::valueOf).toList())
                         + " (with more than one thread, the operations are split into contiguous slices run at"
                         + " once; only thread-safe structures run)",
-                o.snapshots() ? "\n- " + wrap(SnapshotTables.PROTOCOL, 2) : ""));
+                (o.snapshots() ? "\n- " + wrap(SnapshotTables.PROTOCOL, 2) : "")
+                        + (o.visitAll() ? "\n- " + wrap(VisitTables.PROTOCOL, 2) : "")));
 
         sb.append("Structures\n----------\n\n");
         for (Structure s : o.structures()) {

@@ -62,6 +62,9 @@ import org.bforest.bench.workloads.WorkloadGenerator;
  * workloads'. Its run is timed in ten tenths; between them, outside the clock, the runner reads
  * the structure's bytes per live key. It runs single-threaded only.
  *
+ * <p>With {@code --snapshot} and {@code --visit-all}, each dataset at each size ends with their
+ * figures ({@link SnapshotBench}, {@link VisitBench}: a full visit summing every value).
+ *
  * <p>Checks on the way: each repetition must return the same checksum; single-threaded, every
  * structure must return the same checksum as the reference (treemap when it ran, else the first
  * structure) and hold the expected number of keys afterwards. A mismatch is a note: one of them
@@ -76,6 +79,7 @@ public final class BenchmarkRunner {
     private final List<Result> results = new ArrayList<>();
     private final List<DatasetInfo> datasets = new ArrayList<>();
     private final List<SnapshotFigures> snapshots = new ArrayList<>();
+    private final List<VisitFigures> visits = new ArrayList<>();
     private final SnapshotIo snapshotIo;
     /** The stabilized build of the dataset running ({@code --build stabilized}), else null. */
     private StabilizedBuild stabilized;
@@ -134,7 +138,8 @@ public final class BenchmarkRunner {
                     ? "no single-threaded run" : "none of them"));
         }
         int perDataset = cells * options.structures().size() * (options.warmups() + options.reps())
-                + (options.snapshots() ? SnapshotBench.steps(options) : 0);
+                + (options.snapshots() ? SnapshotBench.steps(options) : 0)
+                + (options.visitAll() ? VisitBench.steps(options) : 0);
         List<Integer> sizes = options.keys();
         progress.total(sizes.size() * options.datasets().size() * perDataset);
         for (int i = 0; i < sizes.size(); i++) {
@@ -156,7 +161,7 @@ public final class BenchmarkRunner {
             }
         }
         return new RunSummary(options, env, datasets, results, notes.all(), (System.nanoTime() - t0) / 1e9, null,
-                snapshots);
+                snapshots, visits);
     }
 
     /** One dataset at one size: its keys and operations are generated here and dropped on return. */
@@ -203,6 +208,9 @@ public final class BenchmarkRunner {
         }
         if (options.snapshots()) {
             snapshots(d, keys, values, unavailable);
+        }
+        if (options.visitAll()) {
+            visits.addAll(new VisitBench(options, progress, notes, this::advance).run(d, on(d), values, unavailable));
         }
     }
 

@@ -10,14 +10,22 @@ import org.bforest.bench.cli.Options;
  * @param args  the arguments {@code ./bforest bench} was given, or null when not known
  * @param snapshots {@code --snapshot}'s figures, per dataset and size in the order they ran (empty
  *                  without it)
+ * @param visits    {@code --visit-all}'s figures, per dataset and size in the order they ran (empty
+ *                  without it)
  */
 public record RunSummary(Options options, Environment environment, List<DatasetInfo> datasets,
                          List<Result> results, List<String> notes, double wallSeconds, List<String> args,
-                         List<SnapshotFigures> snapshots) {
+                         List<SnapshotFigures> snapshots, List<VisitFigures> visits) {
 
     public RunSummary {
         args = args == null ? null : List.copyOf(args);
         snapshots = snapshots == null ? List.of() : List.copyOf(snapshots);
+        visits = visits == null ? List.of() : List.copyOf(visits);
+    }
+
+    public RunSummary(Options options, Environment environment, List<DatasetInfo> datasets, List<Result> results,
+                      List<String> notes, double wallSeconds, List<String> args, List<SnapshotFigures> snapshots) {
+        this(options, environment, datasets, results, notes, wallSeconds, args, snapshots, List.of());
     }
 
     public RunSummary(Options options, Environment environment, List<DatasetInfo> datasets, List<Result> results,
@@ -32,6 +40,6 @@ public record RunSummary(Options options, Environment environment, List<DatasetI
 
     /** The same run, knowing the arguments that started it. */
     public RunSummary withArgs(List<String> args) {
-        return new RunSummary(options, environment, datasets, results, notes, wallSeconds, args, snapshots);
+        return new RunSummary(options, environment, datasets, results, notes, wallSeconds, args, snapshots, visits);
     }
 }

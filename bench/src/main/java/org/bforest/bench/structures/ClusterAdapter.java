@@ -128,6 +128,11 @@ public final class ClusterAdapter implements IndexAdapter {
 
     /** Null: the bench's snapshot figures are for the trees in this JVM, not for a cluster. */
     @Override
+    public long visitSum() {
+        return ValueSum.of(index);
+    }
+
+    @Override
     public LongIndex longIndex() {
         return null;
     }

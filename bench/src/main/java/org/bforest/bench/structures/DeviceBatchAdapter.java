@@ -3,9 +3,9 @@ package org.bforest.bench.structures;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.util.function.BiFunction;
 import org.bforest.LongIndex;
-import org.bforest.NativeLongIndex;
 import org.bforest.bench.workloads.Op;
 import org.bforest.bench.workloads.Operations;
+import org.bforest.opencl.DeviceIndex;
 import org.bforest.opencl.OpenClDevice;
 import org.bforest.opencl.OpenClException;
 
@@ -28,9 +28,9 @@ public final class DeviceBatchAdapter implements IndexAdapter {
     public static final int CPU_BATCH = 1 << 16;
     private static int batch;
 
-    private final BiFunction<OpenClDevice, long[][], NativeLongIndex> factory;
+    private final BiFunction<OpenClDevice, long[][], DeviceIndex> factory;
     private final ScanSum scan = new ScanSum();
-    private NativeLongIndex index;
+    private DeviceIndex index;
     private OpenClDevice device;
     // Per-batch scratch, grown to the batch size once.
     private long[] keys = new long[0];
@@ -43,7 +43,7 @@ public final class DeviceBatchAdapter implements IndexAdapter {
     private final Long2IntOpenHashMap slotOf = new Long2IntOpenHashMap();
 
     /** {@code factory}: the device and {sortedKeys, values} to a built structure. */
-    DeviceBatchAdapter(BiFunction<OpenClDevice, long[][], NativeLongIndex> factory) {
+    DeviceBatchAdapter(BiFunction<OpenClDevice, long[][], DeviceIndex> factory) {
         this.factory = factory;
         slotOf.defaultReturnValue(-1);
     }
@@ -214,6 +214,12 @@ public final class DeviceBatchAdapter implements IndexAdapter {
         index.putAll(pk, pv);
         index.removeAll(dk);
         return sum;
+    }
+
+    /** {@code --visit-all}: one pass over every entry on the device ({@link DeviceIndex#sumValues()}), no entry shipped. */
+    @Override
+    public long visitSum() {
+        return index.sumValues();
     }
 
     @Override

@@ -59,6 +59,15 @@ final class FastutilRbAdapter implements IndexAdapter {
     }
 
     @Override
+    public long visitSum() {
+        long sum = 0;
+        for (var it = map.values().iterator(); it.hasNext(); ) {
+            sum += it.nextLong();
+        }
+        return sum;
+    }
+
+    @Override
     public long size() {
         return map.size();
     }

@@ -72,6 +72,23 @@ public interface IndexAdapter {
         return null;
     }
 
+    /**
+     * {@code --visit-all}: the sum of every value held (wrapping), by one full visit the way the
+     * structure visits every entry: a bforest index's {@code forEach} (this default, through
+     * {@link #longIndex()}), a peer's iteration of its entries, a device tree's pass on the device
+     * ({@code DeviceIndex.sumValues()}). Every correct structure holding the same entries returns
+     * the same sum.
+     *
+     * @throws UnsupportedOperationException for a structure without a full visit
+     */
+    default long visitSum() {
+        LongIndex ix = longIndex();
+        if (ix == null) {
+            throw new UnsupportedOperationException("no full visit");
+        }
+        return ValueSum.of(ix);
+    }
+
     /** What was built, when the structure chose something itself (for a note), else null. */
     default String describeBuilt() {
         return null;

@@ -50,6 +50,14 @@ final class KeyOnlyAdapter implements IndexAdapter {
         return Batching.run(index, true, keys, ops, from, to, buffers) + scan.take();
     }
 
+    /** Keys only: each key counts with the value the others store, as in its scans. */
+    @Override
+    public long visitSum() {
+        long[] sum = {0};
+        index.forEach((k, v) -> sum[0] += Values.of(k));
+        return sum[0];
+    }
+
     @Override
     public long size() {
         return index.size();

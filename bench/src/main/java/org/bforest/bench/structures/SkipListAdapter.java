@@ -48,6 +48,15 @@ final class SkipListAdapter implements IndexAdapter {
     }
 
     @Override
+    public long visitSum() {
+        long sum = 0;
+        for (Long v : map.values()) {
+            sum += v;
+        }
+        return sum;
+    }
+
+    @Override
     public long size() {
         return map.size();
     }

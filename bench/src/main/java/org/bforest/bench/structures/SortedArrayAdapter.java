@@ -49,6 +49,15 @@ final class SortedArrayAdapter implements IndexAdapter {
     }
 
     @Override
+    public long visitSum() {
+        long sum = 0;
+        for (long v : values) {
+            sum += v;
+        }
+        return sum;
+    }
+
+    @Override
     public long size() {
         return keys.length;
     }

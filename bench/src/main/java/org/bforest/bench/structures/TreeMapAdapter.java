@@ -47,6 +47,15 @@ final class TreeMapAdapter implements IndexAdapter {
     }
 
     @Override
+    public long visitSum() {
+        long sum = 0;
+        for (Long v : map.values()) {
+            sum += v;
+        }
+        return sum;
+    }
+
+    @Override
     public long size() {
         return map.size();
     }

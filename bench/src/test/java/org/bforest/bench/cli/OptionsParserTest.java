@@ -216,10 +216,17 @@ class OptionsParserTest {
     }
 
     @Test
+    void visitAllIsAFlag() {
+        assertFalse(OptionsParser.parse().visitAll());
+        assertTrue(OptionsParser.parse("--visit-all").visitAll());
+        assertTrue(OptionsParser.parse("--workloads", "A", "--visit-all", "--reps", "2").visitAll());
+    }
+
+    @Test
     void helpExplainsEveryOption() {
         for (String opt : new String[] {"--structures", "--dataset", "--keys", "--ops", "--workloads", "--threads",
             "--seed", "--csv", "--report", "--scale", "--sosd-unsigned-shift", "--help", "--reps", "--warmup",
-            "--progress", "--values", "--batch", "--anchors", "--snapshot"}) {
+            "--progress", "--values", "--batch", "--anchors", "--snapshot", "--visit-all"}) {
             assertTrue(OptionsParser.HELP.contains(opt), opt);
         }
         assertTrue(OptionsParser.parse("-h").help());

@@ -183,6 +183,11 @@ public final class ClContext implements AutoCloseable {
         return p;
     }
 
+    /** Programs {@link #cachedProgram} has built and keeps (a test's check that a source is compiled once). */
+    public synchronized int cachedPrograms() {
+        return built.size();
+    }
+
     /** Releases a kernel this context created. */
     public synchronized void releaseKernel(MemorySegment kernel) {
         open();
@@ -460,6 +465,25 @@ public final class ClContext implements AutoCloseable {
         boolean gpu = (device.type() & Cl.CL_DEVICE_TYPE_GPU) != 0;
         long big = gpu ? GPU_GROUP : device.maxWorkGroupSize();
         return Math.max(1, Math.min(global <= SMALL_LAUNCH ? SMALL_GROUP : big, device.maxWorkGroupSize()));
+    }
+
+    /**
+     * Enqueues {@code kernel} over {@code global} work-items (a multiple of {@code local}) in
+     * work-groups of exactly {@code local}, without waiting (see {@link #enqueue}): for kernels
+     * that give each work-group a task of its own.
+     */
+    public void enqueueLocal(MemorySegment kernel, long global, long local, MemorySegment event) {
+        open();
+        if (global <= 0) {
+            return;
+        }
+        if (local <= 0 || global % local != 0) {
+            throw new IllegalArgumentException("a launch of " + global + " work-items in groups of " + local);
+        }
+        sizes.setAtIndex(JAVA_LONG, 0, global);
+        sizes.setAtIndex(JAVA_LONG, 1, local);
+        checkQueue(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, sizes.asSlice(JAVA_LONG.byteSize()), event),
+                "clEnqueueNDRangeKernel");
     }
 
     /**

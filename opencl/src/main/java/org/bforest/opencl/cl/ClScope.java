@@ -442,6 +442,40 @@ public final class ClScope implements AutoCloseable {
         }
     }
 
+    /**
+     * The built program of {@code source} (kernel source text made at run time), built once per
+     * device and source; a source that does not build throws {@link OpenClException} with the
+     * compiler's log, and is not kept.
+     */
+    MemorySegment programOf(String source) {
+        synchronized (ctx) {
+            open();
+            return ctx.cachedProgram(source, "");
+        }
+    }
+
+    /** Releases a kernel object of this scope's before the scope closes (a cache that drops it). */
+    void releaseKernel(MemorySegment kernel) {
+        synchronized (ctx) {
+            open();
+            if (kernels.remove(kernel)) {
+                ctx.releaseKernel(kernel);
+            }
+        }
+    }
+
+    /** A launch in work-groups of exactly {@code local} (see {@link ClContext#enqueueLocal}). */
+    void enqueueLocal(MemorySegment kernel, long global, long local) {
+        synchronized (ctx) {
+            if (global <= 0) {
+                return;
+            }
+            call("clEnqueueNDRangeKernel", true);
+            ctx.enqueueLocal(kernel, global, local, eventSlot);
+            recorded(KERNEL);
+        }
+    }
+
     /** A kernel object of this scope's own (kernel objects hold their arguments: see {@link PageKernels}). */
     MemorySegment kernel(MemorySegment program, String name) {
         synchronized (ctx) {

@@ -1,6 +1,6 @@
 package org.bforest.opencl.gpubtree;
 
-import org.bforest.NativeLongIndex;
+import org.bforest.opencl.DeviceIndex;
 import org.bforest.opencl.DeviceSearch;
 import org.bforest.opencl.cl.ClDevice;
 
@@ -15,12 +15,12 @@ public final class GpuBTrees {
     }
 
     /** A tree of sorted, distinct {@code keys} ({@code values} null: all 0) in pages of {@code pageKeys}, leaves full. */
-    public static NativeLongIndex create(ClDevice device, int pageKeys, long[] keys, long[] values) {
+    public static DeviceIndex create(ClDevice device, int pageKeys, long[] keys, long[] values) {
         return create(device, pageKeys, DeviceSearch.DEFAULT, keys, values);
     }
 
     /** The same, searching batches as {@code search} says. */
-    public static NativeLongIndex create(ClDevice device, int pageKeys, DeviceSearch search, long[] keys, long[] values) {
+    public static DeviceIndex create(ClDevice device, int pageKeys, DeviceSearch search, long[] keys, long[] values) {
         return GpuBTree.bulkLoad(device, keys, values, pageKeys, 1.0, search);
     }
 }

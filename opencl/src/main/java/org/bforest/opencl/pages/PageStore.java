@@ -332,4 +332,23 @@ public final class PageStore {
         }
         cl.readLongs(src, 8L * at, out, to, n);
     }
+
+    /**
+     * What the tree's last descent left in the OUT scratch: the slot of each query ({@code < 0}:
+     * not there) at [0, n) and its leaf page at [n, 2n); and, if {@code previous} is given, the
+     * values found into it. One transfer.
+     */
+    long[] found(int n, long[] previous) {
+        ClBuffer out = scratch(Scratch.OUT, 24L * n);
+        long[] r = new long[2 * n];
+        if (previous == null) {
+            readLongs(out, n, r, 0, 2 * n);
+        } else {
+            long[] all = new long[3 * n];
+            readLongs(out, 0, all, 0, 3 * n);
+            System.arraycopy(all, 0, previous, 0, n);
+            System.arraycopy(all, n, r, 0, 2 * n);
+        }
+        return r;
+    }
 }

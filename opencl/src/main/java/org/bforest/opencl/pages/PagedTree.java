@@ -3,6 +3,7 @@ package org.bforest.opencl.pages;
 import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.List;
+import org.bforest.opencl.DeviceFunction;
 import org.bforest.opencl.DeviceIndex;
 import org.bforest.opencl.DeviceSearch;
 import org.bforest.opencl.DeviceTimes;
@@ -38,7 +39,8 @@ import org.bforest.util.BatchArguments;
  * {@code Long.MAX_VALUE} is kept on the host, out of band, as in every bforest tree. A batch's
  * plan is {@link BatchPlan}'s (its keys sorted and grouped into {@link Level} jobs, the splits' new
  * pages), its launches {@link LevelMerge}'s (groups, tables, scratch reserved first) and
- * {@link VisitChunk}'s; the kernels are set and launched through {@link PageKernels}.
+ * {@link VisitChunk}'s; the kernels are set and launched through {@link PageKernels}. The passes
+ * over every entry on the device ({@link DeviceIndex}) are {@link DeviceVisit}'s.
  *
  * <h2>The shared layer</h2>
  * Everything but the batched paths comes from {@link org.bforest.spi.LeafChainIndex} through
@@ -83,6 +85,8 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     protected final PageKernels kernels;
     /** The merge, compact, scatter and gather launches of a batch's levels. */
     private final LevelMerge merges;
+    /** The device passes over every entry ({@link DeviceIndex}). */
+    private final DeviceVisit visit;
     /** The keys before each leaf page in chain order, for range counts. */
     private final ChainRanks chainRanks = new ChainRanks();
     /** Where the batch calls' time goes. */
@@ -100,6 +104,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         this.kernels = new PageKernels(cl);
         this.merges = new LevelMerge(store, kernels);
         this.clock = new BatchClock(cl);
+        this.visit = new DeviceVisit(cl, store);
         // The safety net: an index nobody closed gives its device memory back when collected.
         // The action holds the scope, never the tree.
         cleanable = CLEANER.register(this, cl::close);
@@ -416,7 +421,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     private int upsertSorted(long[] keys, long[] vals, int from, int n, long[] previous) {
         synchronized (store.lock) {
             sendQueries(keys, from, n, vals, 0);
-            long[] found = found(n, previous);
+            long[] found = store.found(n, previous);
             int fresh = BatchPlan.missing(found, n);
             if (fresh == 0) {
                 commit();
@@ -497,7 +502,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     private int deleteSorted(long[] keys, int from, int n, long[] previous) {
         synchronized (store.lock) {
             sendQueries(keys, from, n, null, 0);
-            long[] at = found(n, previous);
+            long[] at = store.found(n, previous);
             int found = n - BatchPlan.missing(at, n);
             if (found == 0) {
                 return 0;
@@ -552,25 +557,6 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         chain.trim(1);
     }
 
-    /**
-     * What the last descent found: the slot of each query ({@code < 0}: not there) at [0, n) and
-     * its leaf page at [n, 2n); and, if {@code previous} is given, the values found into it. One
-     * transfer.
-     */
-    private long[] found(int n, long[] previous) {
-        ClBuffer out = store.scratch(Scratch.OUT, 24L * n);
-        long[] r = new long[2 * n];
-        if (previous == null) {
-            store.readLongs(out, n, r, 0, 2 * n);
-        } else {
-            long[] all = new long[3 * n];
-            store.readLongs(out, 0, all, 0, 3 * n);
-            System.arraycopy(all, 0, previous, 0, n);
-            System.arraycopy(all, n, r, 0, 2 * n);
-        }
-        return r;
-    }
-
     @Override
     public void clear() {
         open();
@@ -616,43 +602,58 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         return store.pageBytes();
     }
 
-    /** For tests: merges and visit-all launches of at most {@code entries} entries (a page's job may exceed it alone). */
+    /** For tests: merges and visit-all launches of at most {@code entries} entries, device passes of entries / 64 pages. */
     void limitLaunches(int entries) {
         merges.launchEntries = Math.max(1, Math.min(MAX_LAUNCH_ENTRIES, entries));
+        visit.launchPages = Math.max(1, Math.min(DeviceVisit.LAUNCH_PAGES, entries / 64));
     }
 
-    /**
-     * Visit-all: the leaf pages' entries packed on the device in chain order, up to
-     * {@value #MAX_LAUNCH_ENTRIES} at a launch, and brought back in two transfers, instead of two a
-     * 64-entry window; {@code Long.MAX_VALUE} last, from the host.
-     */
+    /** Visit-all ({@link VisitChunk#visit}: the entries packed on the device); {@code Long.MAX_VALUE} last, from the host. */
     @Override
     public void forEach(org.bforest.LongEntryConsumer action) {
         java.util.Objects.requireNonNull(action, "action");
         open();
         int expected = modCount;
-        int page = chain.first;
-        while (page != NONE) {
-            // Pages in chain order until the chunk is full (a page larger than a chunk goes alone).
-            VisitChunk chunk = new VisitChunk(page, chain.count, chain.next, merges.launchEntries);
-            page = chunk.next;
-            int items = chunk.items;
-            if (items == 0) {
-                continue;
-            }
-            long[] keys = new long[items];
-            long[] values = new long[items];
-            synchronized (store.lock) {
-                chunk.pack(store, kernels, keys, values);
-            }
-            for (int i = 0; i < items; i++) {
-                action.accept(keys[i], values[i]);
-                checkUnchanged(expected);
-            }
-        }
+        VisitChunk.visit(chain, merges.launchEntries, store, kernels, store.lock, action, () -> checkUnchanged(expected));
         if (hasMax) {
             action.accept(MAXKEY, maxValue);
             checkUnchanged(expected);
+        }
+    }
+
+    // ---- DeviceIndex: every entry in one pass on the device (DeviceVisit) ---------------------
+
+    @Override
+    public long mapReduce(DeviceFunction f) {
+        open();
+        synchronized (store.lock) {
+            return visit.reduce(f, false, chain, hasMax, maxValue);
+        }
+    }
+
+    @Override
+    public long countIf(DeviceFunction predicate) {
+        open();
+        synchronized (store.lock) {
+            return visit.reduce(predicate, true, chain, hasMax, maxValue);
+        }
+    }
+
+    /** A write: bumps what every write bumps (stamp and modCount), so that caches and visits see it. */
+    @Override
+    public void transformValues(DeviceFunction f) {
+        open();
+        synchronized (store.lock) {
+            long max = visit.prepareTransform(f, chain, hasMax, maxValue);   // a failure here changes nothing
+            try {
+                visit.transform(f, chain);
+            } catch (RuntimeException e) {
+                stamp++;
+                throw failed(e);
+            }
+            maxValue = max;
+            modCount++;
+            stamp++;
         }
     }
 
@@ -712,7 +713,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         synchronized (store.lock) {
             // Long.MAX_VALUE is searched like any key (the padding answers it); its rank is every key.
             sendQueries(bounds, 0, n, null, 0);
-            long[] at = found(n, null);
+            long[] at = store.found(n, null);
             chainRanks.ranks(bounds, n, at, size - (hasMax ? 1 : 0), ranks, stamp, chain);
         }
     }
@@ -760,7 +761,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         int slot;
         synchronized (store.lock) {
             sendQueries(new long[] {key}, 0, 1, null, 0);
-            long[] at = found(1, null);
+            long[] at = store.found(1, null);
             slot = (int) at[0];
             page = (int) at[1];
         }

@@ -3,6 +3,7 @@ package org.bforest.opencl.pages;
 import static org.bforest.spi.LeafChainIndex.NONE;
 
 import java.util.Arrays;
+import org.bforest.LongEntryConsumer;
 import org.bforest.opencl.cl.ClBuffer;
 import org.bforest.opencl.cl.PageKernels;
 import org.bforest.opencl.pages.PageStore.Scratch;
@@ -41,6 +42,35 @@ final class VisitChunk {
         }
         items = n;
         next = page;
+    }
+
+    /**
+     * Visit-all of the leaves ({@link PagedTree#forEach}): the leaf pages' entries packed on the
+     * device in chain order, a chunk of up to {@code limit} entries a launch, and brought back in
+     * two transfers, instead of two a 64-entry window; each entry to {@code action}, then
+     * {@code check} (which throws if the visitor changed the tree). Takes the device lock a chunk.
+     */
+    static void visit(LeafChain chain, int limit, PageStore store, PageKernels kernels, Object lock,
+            LongEntryConsumer action, Runnable check) {
+        int page = chain.first;
+        while (page != NONE) {
+            // Pages in chain order until the chunk is full (a page larger than a chunk goes alone).
+            VisitChunk chunk = new VisitChunk(page, chain.count, chain.next, limit);
+            page = chunk.next;
+            int items = chunk.items;
+            if (items == 0) {
+                continue;
+            }
+            long[] keys = new long[items];
+            long[] values = new long[items];
+            synchronized (lock) {
+                chunk.pack(store, kernels, keys, values);
+            }
+            for (int i = 0; i < items; i++) {
+                action.accept(keys[i], values[i]);
+                check.run();
+            }
+        }
     }
 
     /** Packs the chunk on the device and reads it into {@code keys} and {@code values}; under the device lock. */
