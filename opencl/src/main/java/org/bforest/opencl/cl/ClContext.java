@@ -42,6 +42,8 @@ public final class ClContext implements AutoCloseable {
     private final MemorySegment errcode = arena.allocate(JAVA_INT);
     private final MemorySegment argSlot = arena.allocate(JAVA_LONG);
     private final MemorySegment sizes = arena.allocate(JAVA_LONG, 2);
+    /** The pattern of {@link #fill}: 128 zero bytes. */
+    private final MemorySegment zeros = arena.allocate(128, 128);
     private boolean closed;
     /**
      * Why this context is no longer handed to new structures: a command on its queue failed. A
@@ -279,8 +281,13 @@ public final class ClContext implements AutoCloseable {
     public void fill(MemorySegment mem, long offset, long bytes, MemorySegment event) {
         open();
         if (bytes > 0) {
-            argSlot.set(JAVA_LONG, 0, 0L);
-            checkQueue(Cl.clEnqueueFillBuffer(queue, mem, argSlot, 1, offset, bytes, event), "clEnqueueFillBuffer");
+            // The widest pattern (at most 128 bytes, as OpenCL allows) that both ends are a multiple
+            // of: a driver may fill a pattern at a time, and a byte at a time is slow.
+            long pattern = 128;
+            while ((offset % pattern) != 0 || (bytes % pattern) != 0) {
+                pattern >>= 1;
+            }
+            checkQueue(Cl.clEnqueueFillBuffer(queue, mem, zeros, pattern, offset, bytes, event), "clEnqueueFillBuffer");
         }
     }
 

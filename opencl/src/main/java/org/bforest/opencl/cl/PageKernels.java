@@ -50,7 +50,7 @@ public final class PageKernels {
      * the union; {@code inner}: the pages are inner pages (an entry a separator and its right child).
      */
     public void merge(ClBuffer keys, ClBuffer values, ClBuffer kids, boolean inner, int pageKeys, ClBuffer meta,
-            int jobAt, int inAt, int outAt, int jobs, ClBuffer runs, int runValuesAt, ClBuffer scratchKeys,
+            int jobAt, int inAt, int outAt, int jobs, int tileAt, ClBuffer runs, int runValuesAt, ClBuffer scratchKeys,
             ClBuffer scratchValues, int items) {
         int a = 0;
         cl.arg(merge, a++, keys);
@@ -63,6 +63,7 @@ public final class PageKernels {
         cl.arg(merge, a++, inAt);
         cl.arg(merge, a++, outAt);
         cl.arg(merge, a++, jobs);
+        cl.arg(merge, a++, tileAt);
         cl.arg(merge, a++, runs);
         cl.arg(merge, a++, runValuesAt);
         cl.arg(merge, a++, scratchKeys);
@@ -73,7 +74,7 @@ public final class PageKernels {
 
     /** {@code compact}: each job's page entries less its run of removed keys into scratch, one work-item an old entry. */
     public void compact(ClBuffer keys, ClBuffer values, int pageKeys, ClBuffer meta, int jobAt, int inAt, int outAt,
-            int jobs, ClBuffer runs, ClBuffer scratchKeys, ClBuffer scratchValues, int items) {
+            int jobs, int tileAt, ClBuffer runs, ClBuffer scratchKeys, ClBuffer scratchValues, int items) {
         int a = 0;
         cl.arg(compact, a++, keys);
         cl.arg(compact, a++, values);
@@ -83,6 +84,7 @@ public final class PageKernels {
         cl.arg(compact, a++, inAt);
         cl.arg(compact, a++, outAt);
         cl.arg(compact, a++, jobs);
+        cl.arg(compact, a++, tileAt);
         cl.arg(compact, a++, runs);
         cl.arg(compact, a++, scratchKeys);
         cl.arg(compact, a++, scratchValues);
@@ -92,8 +94,8 @@ public final class PageKernels {
 
     /** {@code scatter}: the scratch's results over each job's pages (the page, then its new pages), one work-item a slot. */
     public void scatter(ClBuffer keys, ClBuffer values, ClBuffer kids, boolean inner, int pageKeys, ClBuffer meta,
-            int jobAt, int slotAt, int outAt, int jobs, int destAt, ClBuffer scratchKeys, ClBuffer scratchValues,
-            int slots) {
+            int jobAt, int slotAt, int outAt, int jobs, int destAt, int tileAt, ClBuffer scratchKeys,
+            ClBuffer scratchValues, int slots) {
         int a = 0;
         cl.arg(scatter, a++, keys);
         cl.arg(scatter, a++, values);
@@ -106,6 +108,7 @@ public final class PageKernels {
         cl.arg(scatter, a++, outAt);
         cl.arg(scatter, a++, jobs);
         cl.arg(scatter, a++, destAt);
+        cl.arg(scatter, a++, tileAt);
         cl.arg(scatter, a++, scratchKeys);
         cl.arg(scatter, a++, scratchValues);
         cl.arg(scatter, a, slots);

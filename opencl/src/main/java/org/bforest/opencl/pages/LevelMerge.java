@@ -20,6 +20,33 @@ import org.bforest.opencl.pages.PageStore.Scratch;
 final class LevelMerge {
     /** Ints a job takes in the tables: page, count, run start, run length, pieces, first destination. */
     private static final int JOB = 6;
+    /**
+     * Items a tile of the tile tables covers (the kernels' {@code TILE_BITS}): each tile names the
+     * job its first item is in, so that a work-item finds its job by a short walk from there, not a
+     * binary search over every job.
+     */
+    static final int TILE_BITS = 10;
+
+    /** Entries of a tile table over {@code n} items. */
+    static int tiles(long n) {
+        return (int) (n >> TILE_BITS) + 1;
+    }
+
+    /**
+     * Writes the tile table of {@code g} jobs whose items start at {@code meta[startsAt + x]}
+     * (ascending, from 0) over {@code n} items into {@code meta} from {@code at}: each tile's
+     * first item's job, the last x with start at most that item.
+     */
+    static void tileTable(int[] meta, int startsAt, int g, int n, int at) {
+        int x = 0;
+        for (int t = 0, end = tiles(n); t < end; t++) {
+            long item = (long) t << TILE_BITS;
+            while (x + 1 < g && meta[startsAt + x + 1] <= item) {
+                x++;
+            }
+            meta[at + t] = x;
+        }
+    }
 
     private final PageStore store;
     private final PageKernels kernels;
@@ -77,13 +104,17 @@ final class LevelMerge {
                 int g = j1 - j0;
                 long r = 0;
                 long gs = 0;
+                long in = 0;
+                long slots = 0;
                 for (int j = j0; j < j1; j++) {
                     r += lv.total(j, delete);
                     gs += lv.pieces[j] - 1;
+                    in += delete ? lv.count[j] : lv.total(j, false);
+                    slots += (long) lv.pieces[j] * pageKeys;
                 }
                 long destN = lv.dest[j1 - 1] + lv.pieces[j1 - 1] - lv.dest[j0];
                 long runN = lv.run[j1 - 1] + lv.runLen[j1 - 1] - lv.run[j0];
-                meta = Math.max(meta, (long) JOB * g + 3L * g + 2 + destN + gs);
+                meta = Math.max(meta, (long) JOB * g + 3L * g + 2 + destN + gs + tiles(in) + tiles(slots));
                 runs = Math.max(runs, runN);
                 results = Math.max(results, r);
                 gathers = Math.max(gathers, gs);
@@ -112,7 +143,15 @@ final class LevelMerge {
         int slotAt = outAt + g + 1;
         int destAt = slotAt + g;
         int gatherAt = destAt + destN;
-        int[] meta = new int[gatherAt + gathers];
+        int inTileAt = gatherAt + gathers;
+        int items0 = 0;
+        int slots0 = 0;
+        for (int j = j0; j < j1; j++) {
+            items0 += delete ? lv.count[j] : lv.total(j, false);
+            slots0 += lv.pieces[j] * pageKeys;
+        }
+        int slotTileAt = inTileAt + tiles(items0);
+        int[] meta = new int[slotTileAt + tiles(slots0)];
         int runBase = lv.run[j0];
         int runN = lv.run[j1 - 1] + lv.runLen[j1 - 1] - runBase;
         int gi = gatherAt;
@@ -137,6 +176,8 @@ final class LevelMerge {
         int items = meta[inAt + g];
         int results = meta[outAt + g];
         int slots = meta[slotAt + g - 1] + lv.pieces[j1 - 1] * pageKeys;
+        tileTable(meta, inAt, g, items, inTileAt);
+        tileTable(meta, slotAt, g, slots, slotTileAt);
         // Size every buffer before writing any: a scratch buffer that grows loses its content.
         ClBuffer dMeta = store.scratch(Scratch.JOBS, 4L * meta.length);
         ClBuffer dRuns = store.scratch(Scratch.RUN_KEYS, 16L * runN);
@@ -147,14 +188,14 @@ final class LevelMerge {
         store.writeLongs(dRuns, 0, lv.runKeys, runBase, runN, delete ? null : lv.runValues, runBase, runN);
         ClBuffer keys = lv.inner ? store.innerKeys : store.leafKeys;
         if (delete) {
-            kernels.compact(store.leafKeys, store.leafValues, pageKeys, dMeta, jobAt, inAt, outAt, g, dRuns,
+            kernels.compact(store.leafKeys, store.leafValues, pageKeys, dMeta, jobAt, inAt, outAt, g, inTileAt, dRuns,
                     dMergedKeys, dMergedValues, items);
         } else {
             kernels.merge(keys, store.leafValues, store.innerKids, lv.inner, pageKeys, dMeta, jobAt, inAt, outAt, g,
-                    dRuns, runN, dMergedKeys, dMergedValues, items);
+                    inTileAt, dRuns, runN, dMergedKeys, dMergedValues, items);
         }
         kernels.scatter(keys, store.leafValues, store.innerKids, lv.inner, pageKeys, dMeta, jobAt, slotAt, outAt, g,
-                destAt, dMergedKeys, dMergedValues, slots);
+                destAt, slotTileAt, dMergedKeys, dMergedValues, slots);
         if (gathers > 0) {
             kernels.gather(dMergedKeys, dMeta, gatherAt, dGathered, gathers);
             store.readLongs(dGathered, 0, promoted, pAt, gathers);

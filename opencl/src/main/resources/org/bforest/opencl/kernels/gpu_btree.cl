@@ -42,6 +42,20 @@ static inline int rank_lt(__global const long *p, int len, long q)
     return base + (p[base] < q ? 1 : 0);
 }
 
+// The job of item i from a tile table: tiles[t] is the job of item t * TILE (the host's), so that
+// an item walks forward over the few jobs that start inside its tile instead of a binary search
+// over every job: a job holds a page's worth of items or so, far more than a tile. Same answer as
+// job_of: the last j with starts[j] <= i.
+#define TILE_BITS 10
+static inline int job_in_tile(__global const int *starts, int jobs, __global const int *tiles, int i)
+{
+    int j = tiles[i >> TILE_BITS];
+    while (j + 1 < jobs && starts[j + 1] <= i) {
+        j++;
+    }
+    return j;
+}
+
 // The job of item i: the last j with starts[j] <= i (starts ascending, starts[0] == 0).
 static inline int job_of(__global const int *starts, int jobs, int i)
 {
@@ -269,6 +283,7 @@ __kernel void merge(__global const long *keys,
                     const int in_at,
                     const int out_at,
                     const int jobs,
+                    const int tile_at,
                     __global const long *run_keys,
                     const int run_values_at,
                     __global long *scratch_keys,
@@ -282,7 +297,7 @@ __kernel void merge(__global const long *keys,
     __global const int *in_start = meta + in_at;
     __global const int *out_start = meta + out_at;
     __global const long *run_values = run_keys + run_values_at;
-    int j = job_of(in_start, jobs, i);
+    int j = job_in_tile(in_start, jobs, meta + tile_at, i);
     int r = i - in_start[j];
     __global const int *jb = meta + job_at + JOB * j;
     long page = jb[J_PAGE];
@@ -316,6 +331,7 @@ __kernel void compact(__global const long *keys,
                       const int in_at,
                       const int out_at,
                       const int jobs,
+                      const int tile_at,
                       __global const long *run_keys,
                       __global long *scratch_keys,
                       __global long *scratch_values,
@@ -327,7 +343,7 @@ __kernel void compact(__global const long *keys,
     }
     __global const int *in_start = meta + in_at;
     __global const int *out_start = meta + out_at;
-    int j = job_of(in_start, jobs, i);
+    int j = job_in_tile(in_start, jobs, meta + tile_at, i);
     int r = i - in_start[j];
     __global const int *jb = meta + job_at + JOB * j;
     long page = jb[J_PAGE];
@@ -358,6 +374,7 @@ __kernel void scatter(__global long *keys,
                       const int out_at,
                       const int jobs,
                       const int dest_at,
+                      const int tile_at,
                       __global const long *scratch_keys,
                       __global const long *scratch_values,
                       const int items)
@@ -369,15 +386,16 @@ __kernel void scatter(__global long *keys,
     __global const int *slot_start = meta + slot_at;
     __global const int *out_start = meta + out_at;
     __global const int *dest = meta + dest_at;
-    int j = job_of(slot_start, jobs, i);
+    int j = job_in_tile(slot_start, jobs, meta + tile_at, i);
     int q = i - slot_start[j];
     __global const int *jb = meta + job_at + JOB * j;
     int pieces = jb[J_PIECES];
-    int piece = q / page_keys;
+    int piece = pieces == 1 ? 0 : q / page_keys;
     int s = q - piece * page_keys;
     long total = out_start[j + 1] - out_start[j];
-    int from = (int) (piece * total / pieces);
-    int to = (int) ((piece + 1) * total / pieces);
+    // A page that does not split (most of them) needs no division.
+    int from = pieces == 1 ? 0 : (int) (piece * total / pieces);
+    int to = pieces == 1 ? (int) total : (int) ((piece + 1) * total / pieces);
     long page = dest[jb[J_DEST] + piece];
     long src = out_start[j];
     if (!inner) {
