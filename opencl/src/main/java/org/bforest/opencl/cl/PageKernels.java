@@ -185,7 +185,8 @@ public final class PageKernels {
         }
 
         public void enqueue(ClBuffer innerKeys, ClBuffer kids, ClBuffer keys, ClBuffer values, int pageKeys,
-                int height, int root, ClBuffer path, ClBuffer queries, ClBuffer out, long absent, int n) {
+                int height, int root, int rootKeys, ClBuffer path, ClBuffer queries, ClBuffer out, long absent, int n,
+                boolean full) {
             MemorySegment k = group > 1 ? grouped : single;
             int a = 0;
             cl.arg(k, a++, innerKeys);
@@ -195,11 +196,15 @@ public final class PageKernels {
             cl.arg(k, a++, pageKeys);
             cl.arg(k, a++, height);
             cl.arg(k, a++, root);
+            if (group == 1) {
+                cl.arg(k, a++, rootKeys);   // the single kernel's: the group search takes whole pages
+            }
             cl.arg(k, a++, path);
             cl.arg(k, a++, queries);
             cl.arg(k, a++, out);
             cl.arg(k, a++, absent);
             cl.arg(k, a++, n);
+            cl.arg(k, a++, full ? 1 : 0);
             if (group == 1) {
                 cl.enqueue(k, n);
                 return;
@@ -225,7 +230,7 @@ public final class PageKernels {
         }
 
         public void enqueue(ClBuffer keys, ClBuffer values, int pageKeys, ClBuffer pages, ClBuffer queries,
-                ClBuffer out, long absent, int n) {
+                ClBuffer out, long absent, int n, boolean full) {
             int a = 0;
             cl.arg(kernel, a++, keys);
             cl.arg(kernel, a++, values);
@@ -235,6 +240,7 @@ public final class PageKernels {
             cl.arg(kernel, a++, out);
             cl.arg(kernel, a++, absent);
             cl.arg(kernel, a++, n);
+            cl.arg(kernel, a++, full ? 1 : 0);
             if (group == 1) {
                 cl.enqueue(kernel, n);
                 return;

@@ -80,14 +80,14 @@ final class HybridTree extends PagedTree {
     }
 
     @Override
-    protected void enqueueLookup(long[] keys, int from, int n, long absent) {
+    protected void enqueueLookup(long[] keys, int from, int n, long absent, boolean full) {
         // The whole batch through the inner levels in lock-step (the BS-tree's getAll descent).
         int[] leaves = new int[n];
         inner.findLeaves(keys, from, n, leaves);
         ClBuffer pages = store.scratch(Scratch.PATH, 4L * n);
         store.writeInts(pages, leaves, n);
         lookupAt.enqueue(store.leafKeys, store.leafValues, pageKeys, pages, store.scratch(Scratch.QUERIES, 16L * n),
-                store.scratch(Scratch.OUT, 24L * n), absent, n);
+                store.scratch(Scratch.OUT, 24L * n), absent, n, full);
     }
 
     @Override

@@ -202,10 +202,10 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
      * Enqueues the look-up of the {@code n} queries in the QUERIES scratch, which are also
      * {@code keys[from, from + n)} on the host: when it has run, OUT
      * holds n values ({@code absent} where a key is not there), n slots ({@code < 0}: not there,
-     * -(insertion point) - 1) and n leaf pages. Called under the device lock, by
-     * {@link #sendQueries}.
+     * -(insertion point) - 1) and n leaf pages (and a device descent its path); unless
+     * {@code full}, the values alone. Called under the tree's lock, by {@link #sendQueries}.
      */
-    protected abstract void enqueueLookup(long[] keys, int from, int n, long absent);
+    protected abstract void enqueueLookup(long[] keys, int from, int n, long absent, boolean full);
 
     /** Per-batch scratch the subclass's descent needs beyond QUERIES and OUT, sized before anything is written. */
     protected abstract void reserveDescent(int n);
@@ -251,11 +251,16 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
      * per-batch buffer is sized for {@code n} queries first, so that none moves once written.
      */
     private void sendQueries(long[] keys, int from, int n, long[] vals, long absent) {
+        sendQueries(keys, from, n, vals, absent, true);
+    }
+
+    /** {@link #sendQueries}; unless {@code full}, the look-up writes the values alone (no slots, pages or path). */
+    private void sendQueries(long[] keys, int from, int n, long[] vals, long absent, boolean full) {
         store.scratch(Scratch.QUERIES, 16L * n);
         store.scratch(Scratch.OUT, 24L * n);
         reserveDescent(n);
         store.writeLongs(store.scratch(Scratch.QUERIES, 16L * n), 0, keys, from, n, vals, from, n);
-        enqueueLookup(keys, from, n, absent);
+        enqueueLookup(keys, from, n, absent, full);
     }
 
     // ---- reads ----------------------------------------------------------------------------------
@@ -303,7 +308,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
             long[] q = new long[n];
             QueryOrders.ordered(keys, from, n, search.order(), 2 * chain.pages, q, perm);
             synchronized (store.lock) {
-                sendQueries(q, 0, n, null, absent);
+                sendQueries(q, 0, n, null, absent, false);
                 java.lang.foreign.MemorySegment out = cl.readToHost(store.scratch(Scratch.OUT, 24L * n), 0, 8L * n);
                 for (int i = 0; i < n; i++) {
                     values[from + perm[i]] = out.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i);
@@ -326,7 +331,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     /** Looks up keys[from, from + n) into values[from, ...) and, if asked, their slots. */
     private void lookUp(long[] keys, int from, int n, long[] values, long absent, int[] slots) {
         synchronized (store.lock) {
-            sendQueries(keys, from, n, null, absent);
+            sendQueries(keys, from, n, null, absent, slots != null);
             if (slots == null) {
                 store.readLongs(store.scratch(Scratch.OUT, 24L * n), 0, values, from, n);
             } else {
