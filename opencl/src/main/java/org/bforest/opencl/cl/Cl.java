@@ -96,6 +96,7 @@ public final class Cl {
         static final MethodHandle ENQUEUE_UNMAP_MEM_OBJECT;
         static final MethodHandle GET_EVENT_PROFILING_INFO;
         static final MethodHandle RELEASE_EVENT;
+        static final MethodHandle WAIT_FOR_EVENTS;
 
         static {
             // libOpenCL.so.1, or the library -Dbforest.opencl.library names (ClLibrary).
@@ -150,6 +151,7 @@ public final class Cl {
             GET_EVENT_PROFILING_INFO = bind(linker, lib, "clGetEventProfilingInfo", JAVA_INT, ADDRESS, JAVA_INT,
                     JAVA_LONG, ADDRESS, ADDRESS);
             RELEASE_EVENT = bind(linker, lib, "clReleaseEvent", JAVA_INT, ADDRESS);
+            WAIT_FOR_EVENTS = bind(linker, lib, "clWaitForEvents", JAVA_INT, JAVA_INT, ADDRESS);
         }
 
         private static MethodHandle bind(Linker linker, SymbolLookup lib, String name,
@@ -433,6 +435,15 @@ public final class Cl {
     public static int clGetEventProfilingInfo(MemorySegment event, int param, MemorySegment value) {
         try {
             return (int) Bound.GET_EVENT_PROFILING_INFO.invokeExact(event, param, 8L, value, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Waits for the {@code n} events of the list {@code events} (an array of event handles). */
+    public static int clWaitForEvents(int n, MemorySegment events) {
+        try {
+            return (int) Bound.WAIT_FOR_EVENTS.invokeExact(n, events);
         } catch (Throwable t) {
             throw rethrow(t);
         }

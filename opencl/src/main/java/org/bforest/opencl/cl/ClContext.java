@@ -262,6 +262,23 @@ public final class ClContext implements AutoCloseable {
                 "clEnqueueReadBuffer");
     }
 
+    /**
+     * Enqueues a copy of {@code dst.byteSize()} bytes at byte {@code offset} of {@code mem} into
+     * host memory {@code dst} without waiting; its event goes to {@code event} (see {@link #await}).
+     */
+    public void readAsync(MemorySegment mem, long offset, MemorySegment dst, MemorySegment event) {
+        open();
+        checkQueue(Cl.clEnqueueReadBuffer(queue, mem, false, offset, dst.byteSize(), dst, event),
+                "clEnqueueReadBuffer");
+    }
+
+    /** Waits for the command whose event handle is {@code event}. */
+    public void await(MemorySegment event) {
+        open();
+        argSlot.set(ADDRESS, 0, event);
+        checkQueue(Cl.clWaitForEvents(1, argSlot), "clWaitForEvents");
+    }
+
     /** Copies {@code bytes} bytes from {@code src} to {@code dst} on the device; blocks until done. */
     public void copy(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, long bytes,
             MemorySegment event) {

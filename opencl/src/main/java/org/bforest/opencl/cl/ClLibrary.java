@@ -54,6 +54,7 @@ final class ClLibrary {
             Map.entry("clCreateKernel", 34),
             Map.entry("clReleaseKernel", 37),
             Map.entry("clSetKernelArg", 38),
+            Map.entry("clWaitForEvents", 41),
             Map.entry("clReleaseEvent", 44),
             Map.entry("clGetEventProfilingInfo", 45),
             Map.entry("clFinish", 47),

@@ -50,6 +50,9 @@ public final class ClScope implements AutoCloseable {
     private final List<MemorySegment[]> retired = new ArrayList<>();
     /** Pinned host memory of the reads (they block): one read a call, however large. */
     private MemorySegment[] bounce;
+    /** Pinned host memory of the reads in flight ({@link #readLater}), a slot each, and their events. */
+    private final MemorySegment[][] later = new MemorySegment[2][];
+    private final MemorySegment[] laterEvent = new MemorySegment[2];
     /** Small host memory of this scope's own: the event slot. */
     private final Arena arena = Arena.ofShared();
     private final MemorySegment eventSlot = arena.allocate(ValueLayout.ADDRESS);
@@ -357,6 +360,60 @@ public final class ClScope implements AutoCloseable {
     }
 
     /**
+     * Enqueues a read of {@code bytes} bytes at byte {@code offset} of {@code buffer} into this
+     * scope's pinned memory of {@code slot} (0 or 1) without waiting: the host goes on (with the
+     * next batch's host work, say) while the device gets there; {@link #awaitRead} waits for it.
+     * Two reads in flight at most, one a slot; {@link #afterReads} when both are collected.
+     */
+    public void readLater(ClBuffer buffer, long offset, long bytes, int slot) {
+        synchronized (ctx) {
+            open();
+            if (later[slot] == null || later[slot][1].byteSize() < bytes) {
+                long size = Math.max(Math.max(bytes, 64), later[slot] == null ? 0 : 2 * later[slot][1].byteSize());
+                MemorySegment[] fresh = pinned(size);
+                if (later[slot] != null) {
+                    ctx.releasePinned(later[slot]);
+                }
+                later[slot] = fresh;
+            }
+            call("clEnqueueReadBuffer", true);
+            ctx.readAsync(buffer.mem, offset, later[slot][1].asSlice(0, bytes), eventSlot);
+            recorded(TRANSFER);
+            laterEvent[slot] = events[pending - 1];
+        }
+    }
+
+    /** Waits for the read {@link #readLater} put in {@code slot}; returns its host memory (valid until the slot's next read). */
+    public MemorySegment awaitRead(int slot) {
+        synchronized (ctx) {
+            open();
+            if (laterEvent[slot] != null) {   // else a blocking call since has waited for it
+                call("clWaitForEvents", true);
+                long t0 = System.nanoTime();
+                try {
+                    ctx.await(laterEvent[slot]);
+                } finally {
+                    times[2] += System.nanoTime() - t0;
+                }
+                laterEvent[slot] = null;
+            }
+            return later[slot][1];
+        }
+    }
+
+    /**
+     * After the last {@link #awaitRead} of a batch: the queue has passed every command enqueued
+     * before that read (it is in order), so staging and events are settled as after any blocking call.
+     */
+    public void afterReads() {
+        synchronized (ctx) {
+            if (laterEvent[0] == null && laterEvent[1] == null) {
+                landed();
+            }
+        }
+    }
+
+    /**
      * The first {@code bytes} of the pinned bounce buffer, grown (to twice its size at least) when
      * a read needs more.
      */
@@ -375,7 +432,11 @@ public final class ClScope implements AutoCloseable {
     /** Host bytes this scope keeps for transfers (the pinned staging and bounce buffers). */
     public long hostBytes() {
         synchronized (ctx) {
-            return (stage == null ? 0 : stage[1].byteSize()) + (bounce == null ? 0 : bounce[1].byteSize());
+            long b = (stage == null ? 0 : stage[1].byteSize()) + (bounce == null ? 0 : bounce[1].byteSize());
+            for (MemorySegment[] l : later) {
+                b += l == null ? 0 : l[1].byteSize();
+            }
+            return b;
         }
     }
 
@@ -393,6 +454,7 @@ public final class ClScope implements AutoCloseable {
     private void landed() {
         stageUsed = 0;
         touched = false;
+        laterEvent[0] = laterEvent[1] = null;   // reads in flight have landed too (their memory stays)
         for (MemorySegment[] r : retired) {
             ctx.releasePinned(r);
         }
@@ -563,7 +625,7 @@ public final class ClScope implements AutoCloseable {
             } catch (OpenClException e) {
                 first = first == null ? e : first;
             }
-            for (MemorySegment[] p : new MemorySegment[][] {stage, bounce}) {
+            for (MemorySegment[] p : new MemorySegment[][] {stage, bounce, later[0], later[1]}) {
                 if (p != null) {
                     try {
                         ctx.releasePinned(p);
@@ -572,7 +634,7 @@ public final class ClScope implements AutoCloseable {
                     }
                 }
             }
-            stage = bounce = null;
+            stage = bounce = later[0] = later[1] = null;
             arena.close();
             for (MemorySegment k : kernels) {
                 try {

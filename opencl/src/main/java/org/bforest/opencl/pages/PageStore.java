@@ -36,8 +36,10 @@ public final class PageStore {
     public final PageIds leafIds = new PageIds();
     /** The inner pages in use and the free ones (none used by a tree whose inner levels are on the host). */
     public final PageIds innerIds = new PageIds();
-    private final ClBuffer[] scratch = new ClBuffer[Scratch.values().length];
-    private final long[] scratchBytes = new long[Scratch.values().length];
+    /** The scratch by role, then the other query slot's QUERIES, PATH and OUT (see {@link #useQuerySlot}). */
+    private final ClBuffer[] scratch = new ClBuffer[Scratch.values().length + 3];
+    private final long[] scratchBytes = new long[Scratch.values().length + 3];
+    private int querySlot;
     /** Tests only: the device bytes beyond which an allocation fails (see {@link #limitBytes}). */
     private long limit = Long.MAX_VALUE;
 
@@ -242,6 +244,28 @@ public final class PageStore {
             scratchBytes[r] = want;
         }
         return scratch[r];
+    }
+
+    /**
+     * Makes {@code slot} (0 or 1) the query slot: the QUERIES, PATH and OUT scratch from now on
+     * are that slot's, so that a batch can have two look-ups in flight, each with its own (the
+     * descent code names the roles, not the slots).
+     */
+    public void useQuerySlot(int slot) {
+        if (slot != querySlot) {
+            int extra = Scratch.values().length;
+            for (Scratch role : new Scratch[] {Scratch.QUERIES, Scratch.PATH, Scratch.OUT}) {
+                int r = role.ordinal();
+                int o = extra++;
+                ClBuffer b = scratch[r];
+                scratch[r] = scratch[o];
+                scratch[o] = b;
+                long bytes = scratchBytes[r];
+                scratchBytes[r] = scratchBytes[o];
+                scratchBytes[o] = bytes;
+            }
+            querySlot = slot;
+        }
     }
 
     /** Device bytes of the page buffers, at capacity. */

@@ -296,24 +296,12 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         BatchArguments.checkGetAll(keys, values);
         open();
         long t0 = clock.start();
-        for (int from = 0; from < keys.length; from += MAX_BATCH) {
-            int n = Math.min(MAX_BATCH, keys.length - from);
-            if (!reorders(n)) {
-                lookUp(keys, from, n, values, absent, null);
-                continue;
+        if (!reorders(keys.length)) {
+            for (int from = 0; from < keys.length; from += MAX_BATCH) {
+                lookUp(keys, from, Math.min(MAX_BATCH, keys.length - from), values, absent, null);
             }
-            // The queries in the device search's order, the answers back in the caller's,
-            // scattered straight from the pinned memory they arrive in.
-            int[] perm = new int[n];
-            long[] q = new long[n];
-            QueryOrders.ordered(keys, from, n, search.order(), 2 * chain.pages, q, perm);
-            synchronized (store.lock) {
-                sendQueries(q, 0, n, null, absent, false);
-                java.lang.foreign.MemorySegment out = cl.readToHost(store.scratch(Scratch.OUT, 24L * n), 0, 8L * n);
-                for (int i = 0; i < n; i++) {
-                    values[from + perm[i]] = out.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i);
-                }
-            }
+        } else {
+            lookUpPipelined(keys, values, absent);
         }
         for (int i = 0; i < keys.length; i++) {
             if (keys[i] == MAXKEY) {
@@ -321,6 +309,70 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
             }
         }
         clock.stop(t0);
+    }
+
+    /** Batches at least this large go to the device as two look-ups in flight ({@link #lookUpPipelined}). */
+    private static final int PIPELINED = 1 << 17;
+    /**
+     * Whether look-up batches overlap host and device work ({@link #lookUpPipelined}): on a GPU
+     * (the default, {@code -Dbforest.opencl.pipeline=auto}), not on a CPU device, where the device
+     * is the host's own cores and overlapping only takes them from the kernels (measured slower
+     * on PoCL); {@code on} or {@code off} to choose.
+     */
+    private boolean pipelined = switch (System.getProperty("bforest.opencl.pipeline", "auto")) {
+        case "on" -> true;
+        case "off" -> false;
+        default -> cl.device().isGpu();
+    };
+
+    /**
+     * A look-up batch in chunks (two halves of a large batch; of at most {@value #MAX_BATCH}
+     * queries), two in flight: while the device searches one chunk, the host orders the next (and
+     * the hybrid descends its inner levels) and then scatters the answers of the one before, each
+     * chunk in a query slot of its own ({@link PageStore#useQuerySlot}), its answers read without
+     * waiting into pinned memory ({@link ClScope#readLater}).
+     */
+    private void lookUpPipelined(long[] keys, long[] values, long absent) {
+        int total = keys.length;
+        int chunk = total < PIPELINED || !pipelined ? Math.min(total, MAX_BATCH) : Math.min(MAX_BATCH, (total + 1) / 2);
+        int[][] perm = new int[2][];
+        int[] chunkFrom = new int[2];
+        int[] chunkN = new int[2];
+        synchronized (store.lock) {
+            try {
+                int c = 0;
+                for (int from = 0; from < total; from += chunk, c++) {
+                    int n = Math.min(chunk, total - from);
+                    int slot = c & 1;
+                    if (perm[slot] == null || perm[slot].length < n) {
+                        perm[slot] = new int[n];
+                    }
+                    long[] q = new long[n];
+                    QueryOrders.ordered(keys, from, n, search.order(), 2 * chain.pages, q, perm[slot]);
+                    store.useQuerySlot(slot);
+                    sendQueries(q, 0, n, null, absent, false);
+                    cl.readLater(store.scratch(Scratch.OUT, 24L * n), 0, 8L * n, slot);
+                    chunkFrom[slot] = from;
+                    chunkN[slot] = n;
+                    if (c > 0) {
+                        answers(values, perm[slot ^ 1], chunkFrom[slot ^ 1], chunkN[slot ^ 1], slot ^ 1);
+                    }
+                }
+                int last = (c - 1) & 1;
+                answers(values, perm[last], chunkFrom[last], chunkN[last], last);
+                cl.afterReads();
+            } finally {
+                store.useQuerySlot(0);
+            }
+        }
+    }
+
+    /** A chunk's answers, in its query slot's pinned memory once read, scattered back to the caller's order. */
+    private void answers(long[] values, int[] perm, int from, int n, int slot) {
+        java.lang.foreign.MemorySegment out = cl.awaitRead(slot);
+        for (int i = 0; i < n; i++) {
+            values[from + perm[i]] = out.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i);
+        }
     }
 
     /** Whether a look-up batch of n is reordered before it goes to the device (not worth it for a few keys). */
@@ -595,6 +647,11 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     long failAt(long n, int status) {
         cl.failAt(n, status);
         return cl.faultIn();
+    }
+
+    /** For tests: look-up batches pipelined ({@link #lookUpPipelined}) or not, whatever the device. */
+    void pipelineLookUps(boolean on) {
+        pipelined = on;
     }
 
     /** For tests: device calls until the armed failure (see {@link #failAt}). */
