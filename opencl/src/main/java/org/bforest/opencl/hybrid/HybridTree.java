@@ -29,6 +29,8 @@ import org.bforest.opencl.pages.UpperRemoval;
  */
 final class HybridTree extends PagedTree {
     private final PageKernels.LeafLookup lookupAt;
+    /** The leaf page of each query of a look-up batch: the CPU descent's output, the device's input. */
+    private int[] leaves = new int[0];
     private SharedInnerLevels inner;
 
     private HybridTree(ClScope cl, int pageKeys, double fill, DeviceSearch search, Image image) {
@@ -81,8 +83,12 @@ final class HybridTree extends PagedTree {
 
     @Override
     protected void enqueueLookup(long[] keys, int from, int n, long absent, boolean full) {
-        // The whole batch through the inner levels in lock-step (the BS-tree's getAll descent).
-        int[] leaves = new int[n];
+        // The whole batch through the inner levels in lock-step (the BS-tree's getAll descent),
+        // into scratch kept from batch to batch (under the tree's lock; copied to the staging
+        // memory by writeInts, so free again when it returns).
+        if (leaves.length < n) {
+            leaves = new int[n];
+        }
         inner.findLeaves(keys, from, n, leaves);
         ClBuffer pages = store.scratch(Scratch.PATH, 4L * n);
         store.writeInts(pages, leaves, n);
@@ -160,7 +166,7 @@ final class HybridTree extends PagedTree {
 
     @Override
     protected long upperHostBytes() {
-        return inner.bytes();
+        return inner.bytes() + 4L * leaves.length;
     }
 
     @Override

@@ -311,6 +311,14 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         clock.stop(t0);
     }
 
+    /**
+     * The host's scratch of {@link #lookUpPipelined} (the ordered queries; each chunk's order),
+     * kept from batch to batch, so that a stream of batches allocates nothing; counted in
+     * {@link #memoryBytes}. Under the tree's lock.
+     */
+    private long[] lookUpKeys = new long[0];
+    private final int[][] lookUpPerm = new int[2][];
+
     /** Batches at least this large go to the device as two look-ups in flight ({@link #lookUpPipelined}). */
     private static final int PIPELINED = 1 << 17;
     /**
@@ -335,7 +343,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     private void lookUpPipelined(long[] keys, long[] values, long absent) {
         int total = keys.length;
         int chunk = total < PIPELINED || !pipelined ? Math.min(total, MAX_BATCH) : Math.min(MAX_BATCH, (total + 1) / 2);
-        int[][] perm = new int[2][];
+        int[][] perm = lookUpPerm;
         int[] chunkFrom = new int[2];
         int[] chunkN = new int[2];
         synchronized (store.lock) {
@@ -347,7 +355,10 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                     if (perm[slot] == null || perm[slot].length < n) {
                         perm[slot] = new int[n];
                     }
-                    long[] q = new long[n];
+                    if (lookUpKeys.length < n) {
+                        lookUpKeys = new long[n];
+                    }
+                    long[] q = lookUpKeys;   // copied to the device's staging by sendQueries: free again after it
                     QueryOrders.ordered(keys, from, n, search.order(), 2 * chain.pages, q, perm[slot]);
                     store.useQuerySlot(slot);
                     sendQueries(q, 0, n, null, absent, false);
@@ -790,7 +801,8 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     public long memoryBytes() {
         open();
         return store.bytes() + chain.bytes() + store.leafIds.bytes() + store.innerIds.bytes() + upperHostBytes()
-                + cl.hostBytes() + 256;
+                + cl.hostBytes() + 8L * lookUpKeys.length + 4L * (lookUpPerm[0] == null ? 0 : lookUpPerm[0].length)
+                + 4L * (lookUpPerm[1] == null ? 0 : lookUpPerm[1].length) + 256;
     }
 
     @Override
