@@ -312,31 +312,6 @@ public final class ClScope implements AutoCloseable {
         read(buffer, offset, out, ValueLayout.JAVA_INT, to, n);
     }
 
-    /**
-     * Reads {@code bytes} bytes at byte {@code offset} of {@code buffer} (blocking) into this
-     * scope's pinned host memory and returns it, valid until the scope's next read: for a caller
-     * that scatters the result itself, saving a copy.
-     */
-    public MemorySegment readToHost(ClBuffer buffer, long offset, long bytes) {
-        synchronized (ctx) {
-            open();
-            MemorySegment h = bounce(Math.max(1, bytes));
-            if (bytes == 0) {
-                return h.asSlice(0, 0);
-            }
-            call("clEnqueueReadBuffer", true);
-            long t0 = System.nanoTime();
-            try {
-                ctx.read(buffer.mem, offset, h, eventSlot);
-            } finally {
-                times[2] += System.nanoTime() - t0;
-            }
-            recorded(TRANSFER);
-            landed();
-            return h;
-        }
-    }
-
     /** {@link #readLongs} into the array {@code out} of {@code layout}'s elements, through the bounce buffer: one read. */
     private void read(ClBuffer buffer, long offset, Object out, ValueLayout layout, int to, int n) {
         synchronized (ctx) {

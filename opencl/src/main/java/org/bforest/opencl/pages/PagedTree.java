@@ -91,6 +91,8 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     private final ChainRanks chainRanks = new ChainRanks();
     /** Where the batch calls' time goes. */
     private final BatchClock clock;
+    /** The look-up batches of {@link #getAll}: ordered, maybe pipelined, answers scattered back. */
+    private final LookUpBatches lookUps;
 
     /** {@code what}: the structure's name in messages, e.g. "GPU B+-tree". */
     protected PagedTree(String name, String what, ClScope cl, int pageKeys, double fill, DeviceSearch search) {
@@ -104,6 +106,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         this.kernels = new PageKernels(cl);
         this.merges = new LevelMerge(store, kernels);
         this.clock = new BatchClock(cl);
+        this.lookUps = new LookUpBatches(cl, store, search);
         this.visit = new DeviceVisit(cl, store);
         // The safety net: an index nobody closed gives its device memory back when collected.
         // The action holds the scope, never the tree.
@@ -254,6 +257,11 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         sendQueries(keys, from, n, vals, absent, true);
     }
 
+    /** A look-up of {@code q[0, n)} that wants the values alone, for {@link LookUpBatches}. */
+    private void sendLookUp(long[] q, int n, long absent) {
+        sendQueries(q, 0, n, null, absent, false);
+    }
+
     /** {@link #sendQueries}; unless {@code full}, the look-up writes the values alone (no slots, pages or path). */
     private void sendQueries(long[] keys, int from, int n, long[] vals, long absent, boolean full) {
         store.scratch(Scratch.QUERIES, 16L * n);
@@ -301,7 +309,9 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                 lookUp(keys, from, Math.min(MAX_BATCH, keys.length - from), values, absent, null);
             }
         } else {
-            lookUpPipelined(keys, values, absent);
+            synchronized (store.lock) {
+                lookUps.run(keys, values, absent, chain.pages, this::sendLookUp);
+            }
         }
         for (int i = 0; i < keys.length; i++) {
             if (keys[i] == MAXKEY) {
@@ -309,81 +319,6 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
             }
         }
         clock.stop(t0);
-    }
-
-    /**
-     * The host's scratch of {@link #lookUpPipelined} (the ordered queries; each chunk's order),
-     * kept from batch to batch, so that a stream of batches allocates nothing; counted in
-     * {@link #memoryBytes}. Under the tree's lock.
-     */
-    private long[] lookUpKeys = new long[0];
-    private final int[][] lookUpPerm = new int[2][];
-
-    /** Batches at least this large go to the device as two look-ups in flight ({@link #lookUpPipelined}). */
-    private static final int PIPELINED = 1 << 17;
-    /**
-     * Whether look-up batches overlap host and device work ({@link #lookUpPipelined}): on a GPU
-     * (the default, {@code -Dbforest.opencl.pipeline=auto}), not on a CPU device, where the device
-     * is the host's own cores and overlapping only takes them from the kernels (measured slower
-     * on PoCL); {@code on} or {@code off} to choose.
-     */
-    private boolean pipelined = switch (System.getProperty("bforest.opencl.pipeline", "auto")) {
-        case "on" -> true;
-        case "off" -> false;
-        default -> cl.device().isGpu();
-    };
-
-    /**
-     * A look-up batch in chunks (two halves of a large batch; of at most {@value #MAX_BATCH}
-     * queries), two in flight: while the device searches one chunk, the host orders the next (and
-     * the hybrid descends its inner levels) and then scatters the answers of the one before, each
-     * chunk in a query slot of its own ({@link PageStore#useQuerySlot}), its answers read without
-     * waiting into pinned memory ({@link ClScope#readLater}).
-     */
-    private void lookUpPipelined(long[] keys, long[] values, long absent) {
-        int total = keys.length;
-        int chunk = total < PIPELINED || !pipelined ? Math.min(total, MAX_BATCH) : Math.min(MAX_BATCH, (total + 1) / 2);
-        int[][] perm = lookUpPerm;
-        int[] chunkFrom = new int[2];
-        int[] chunkN = new int[2];
-        synchronized (store.lock) {
-            try {
-                int c = 0;
-                for (int from = 0; from < total; from += chunk, c++) {
-                    int n = Math.min(chunk, total - from);
-                    int slot = c & 1;
-                    if (perm[slot] == null || perm[slot].length < n) {
-                        perm[slot] = new int[n];
-                    }
-                    if (lookUpKeys.length < n) {
-                        lookUpKeys = new long[n];
-                    }
-                    long[] q = lookUpKeys;   // copied to the device's staging by sendQueries: free again after it
-                    QueryOrders.ordered(keys, from, n, search.order(), 2 * chain.pages, q, perm[slot]);
-                    store.useQuerySlot(slot);
-                    sendQueries(q, 0, n, null, absent, false);
-                    cl.readLater(store.scratch(Scratch.OUT, 24L * n), 0, 8L * n, slot);
-                    chunkFrom[slot] = from;
-                    chunkN[slot] = n;
-                    if (c > 0) {
-                        answers(values, perm[slot ^ 1], chunkFrom[slot ^ 1], chunkN[slot ^ 1], slot ^ 1);
-                    }
-                }
-                int last = (c - 1) & 1;
-                answers(values, perm[last], chunkFrom[last], chunkN[last], last);
-                cl.afterReads();
-            } finally {
-                store.useQuerySlot(0);
-            }
-        }
-    }
-
-    /** A chunk's answers, in its query slot's pinned memory once read, scattered back to the caller's order. */
-    private void answers(long[] values, int[] perm, int from, int n, int slot) {
-        java.lang.foreign.MemorySegment out = cl.awaitRead(slot);
-        for (int i = 0; i < n; i++) {
-            values[from + perm[i]] = out.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i);
-        }
     }
 
     /** Whether a look-up batch of n is reordered before it goes to the device (not worth it for a few keys). */
@@ -660,9 +595,9 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         return cl.faultIn();
     }
 
-    /** For tests: look-up batches pipelined ({@link #lookUpPipelined}) or not, whatever the device. */
+    /** For tests: look-up batches pipelined ({@link LookUpBatches}) or not, whatever the device. */
     void pipelineLookUps(boolean on) {
-        pipelined = on;
+        lookUps.pipelined = on;
     }
 
     /** For tests: device calls until the armed failure (see {@link #failAt}). */
@@ -801,8 +736,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     public long memoryBytes() {
         open();
         return store.bytes() + chain.bytes() + store.leafIds.bytes() + store.innerIds.bytes() + upperHostBytes()
-                + cl.hostBytes() + 8L * lookUpKeys.length + 4L * (lookUpPerm[0] == null ? 0 : lookUpPerm[0].length)
-                + 4L * (lookUpPerm[1] == null ? 0 : lookUpPerm[1].length) + 256;
+                + cl.hostBytes() + lookUps.hostBytes() + 256;
     }
 
     @Override

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +14,6 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.bforest.NativeLongIndex;
-import org.bforest.contract.IndexAssertions;
 import org.bforest.opencl.DeviceSearch;
 import org.bforest.opencl.OpenClException;
 import org.bforest.opencl.OpenClTesting;
@@ -198,18 +196,7 @@ class DeviceFailureTest {
     }
 
     private static void matches(TreeMap<Long, Long> model, NativeLongIndex t, String at) {
-        IndexAssertions.checkInvariants(t);
-        assertEquals(model.size(), t.size(), at + ": size");
-        List<long[]> seen = new ArrayList<>();
-        t.forEach((k, v) -> seen.add(new long[] {k, v}));
-        assertEquals(model.size(), seen.size(), at + ": forEach");
-        int i = 0;
-        for (var e : model.entrySet()) {
-            long[] kv = seen.get(i++);
-            if (kv[0] != e.getKey() || kv[1] != e.getValue()) {
-                fail(at + ": entry " + (i - 1) + " is " + kv[0] + "=" + kv[1] + ", expected " + e);
-            }
-        }
+        DeviceMemoryTest.assertSame(model, t, at);
         long[] probe = model.keySet().stream().mapToLong(Long::longValue).limit(50).toArray();
         long[] got = new long[probe.length];
         t.getAll(probe, got, Long.MIN_VALUE);

@@ -84,7 +84,8 @@ class DeviceMemoryTest {
         }
     }
 
-    private static void assertSame(TreeMap<Long, Long> model, NativeLongIndex t, String at) {
+    /** The tree holds exactly the model's entries, and its invariants hold (shared with {@link DeviceFailureTest}). */
+    static void assertSame(TreeMap<Long, Long> model, NativeLongIndex t, String at) {
         IndexAssertions.checkInvariants(t);
         assertEquals(model.size(), t.size(), at + ": size");
         List<long[]> seen = new ArrayList<>();
