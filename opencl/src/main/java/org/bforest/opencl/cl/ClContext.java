@@ -113,9 +113,18 @@ public final class ClContext implements AutoCloseable {
         }
     }
 
-    /** A scope opens in this context (see {@link #scopes}). */
-    synchronized void opened() {
-        scopes++;
+    /**
+     * {@link #shared}, counted as one more scope's ({@link #scopes}) in the same step, so that a
+     * context being broken and released by its last scope meanwhile cannot be handed out.
+     */
+    static ClContext join(ClDevice device) {
+        synchronized (SHARED) {
+            ClContext c = shared(device);
+            synchronized (c) {
+                c.scopes++;
+            }
+            return c;
+        }
     }
 
     /** A scope of this context closed: a broken context is released with its last scope. */

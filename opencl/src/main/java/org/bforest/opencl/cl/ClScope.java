@@ -72,8 +72,7 @@ public final class ClScope implements AutoCloseable {
 
     /** A scope in {@code device}'s shared context. */
     public ClScope(ClDevice device) {
-        this.ctx = ClContext.shared(device);
-        ctx.opened();
+        this.ctx = ClContext.join(device);
     }
 
     /** The monitor that orders this device's queue. */

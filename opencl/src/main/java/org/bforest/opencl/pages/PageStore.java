@@ -58,14 +58,20 @@ public final class PageStore {
         leafValues = cl.buffer(8L * pageKeys * leafCapacity);
         innerKeys = cl.buffer(8L * pageKeys * innerCapacity);
         innerKids = cl.buffer(4L * (pageKeys + 1) * innerCapacity);
+        // Every byte written or touched (see ClScope#touch): a split may use a page no upload wrote.
         if (lk.length > 0) {
             cl.upload(leafKeys, lk);
             cl.upload(leafValues, lv);
         }
+        cl.touch(leafKeys, 8L * lk.length, 8L * pageKeys * leafCapacity - 8L * lk.length);
+        cl.touch(leafValues, 8L * lv.length, 8L * pageKeys * leafCapacity - 8L * lv.length);
         if (ik.length > 0) {
             cl.upload(innerKeys, ik);
             cl.upload(innerKids, ic);
         }
+        cl.touch(innerKeys, 8L * ik.length, 8L * pageKeys * innerCapacity - 8L * ik.length);
+        cl.touch(innerKids, 4L * ic.length, 4L * (pageKeys + 1) * innerCapacity - 4L * ic.length);
+        cl.settle();
     }
 
     /**
@@ -205,6 +211,9 @@ public final class PageStore {
                 cl.copy(a, 0, na, 0, aPage * used);
                 cl.copy(b, 0, nb, 0, bPage * used);
             }
+            // The rest touched too: later splits write there after their batch's commit point.
+            cl.touch(na, aPage * used, aPage * (pages - used));
+            cl.touch(nb, bPage * used, bPage * (pages - used));
         } catch (org.bforest.opencl.OpenClException e) {
             cl.release(na);
             cl.release(nb);

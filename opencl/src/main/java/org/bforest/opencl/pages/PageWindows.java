@@ -31,7 +31,7 @@ abstract class PageWindows extends LeafChainIndex {
     protected volatile long stamp;
     protected volatile boolean closed;
     /** Why this tree is unusable: a device call failed after a batch began changing it. */
-    private volatile RuntimeException failure;
+    private volatile Throwable failure;
 
     PageWindows(String name, String what, ClScope cl, int pageKeys) {
         super(name);
@@ -46,19 +46,21 @@ abstract class PageWindows extends LeafChainIndex {
         if (closed) {
             throw new IllegalStateException("this " + what + " was closed and its device memory released: build a new one");
         }
-        RuntimeException f = failure;
+        Throwable f = failure;
         if (f != null) {
             throw new IllegalStateException("this " + what + " failed: a device call failed after a batch had begun"
                     + " changing it (" + f.getMessage() + "), so its contents are lost; close it and build a new one", f);
         }
     }
 
-    /** Marks the tree failed by {@code e}, thrown after a batch began changing it, and returns it to rethrow. */
-    protected final RuntimeException failed(RuntimeException e) {
+    /**
+     * Marks the tree failed by {@code e}, thrown after a batch began changing it (an error on the
+     * host too, such as running out of heap there: the device has changed, the host has not).
+     */
+    protected final void failed(Throwable e) {
         if (failure == null) {
             failure = e;
         }
-        return e;
     }
 
     /** Whether a device failure in the middle of a batch has left this tree unusable. */

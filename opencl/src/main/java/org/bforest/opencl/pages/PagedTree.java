@@ -431,8 +431,9 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                 try {
                     replace(n);
                     cl.finish();
-                } catch (RuntimeException e) {
-                    throw failed(e);
+                } catch (RuntimeException | Error e) {
+                    failed(e);
+                    throw e;
                 } finally {
                     stamp++;
                 }
@@ -466,9 +467,10 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                 long[] separators = merges.run(leaves, false);
                 applyUpper(upper, leaves, separators, leaves.promotedKids());
                 cl.finish();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 stamp++;
-                throw failed(e);
+                failed(e);
+                throw e;
             }
 
             // The host state follows the device.
@@ -514,9 +516,10 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                 try {
                     becomeEmpty();
                     cl.finish();
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
                     stamp++;
-                    throw failed(e);
+                    failed(e);
+                    throw e;
                 }
             } else {
                 Level lv = BatchPlan.deletes(at, n, keys, from, found, chain.count);
@@ -537,9 +540,10 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                         chain.trim(store.leafIds.top());
                     }
                     cl.finish();
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
                     stamp++;
-                    throw failed(e);
+                    failed(e);
+                    throw e;
                 }
             }
             size -= found;
@@ -569,9 +573,10 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                 store.release();
                 install(empty);
                 clearUpper();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 stamp++;
-                throw failed(e);
+                failed(e);
+                throw e;
             }
         }
         resetCommon();
@@ -655,9 +660,10 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
             long max = visit.prepareTransform(f, chain, hasMax, maxValue);   // a failure here changes nothing
             try {
                 visit.transform(f, chain);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 stamp++;
-                throw failed(e);
+                failed(e);
+                throw e;
             }
             maxValue = max;
             modCount++;
