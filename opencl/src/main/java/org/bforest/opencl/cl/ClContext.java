@@ -145,17 +145,23 @@ public final class ClContext implements AutoCloseable {
     }
 
     /**
-     * Checks the status of a command on the queue: a failure marks the context broken (see
-     * {@link #broken}) and throws.
+     * Checks the status of a command on the queue: a failure throws, and marks the context broken
+     * (see {@link #broken}) unless it was memory running out (device or host), after which a
+     * context goes on.
      */
     void checkQueue(int status, String call) {
         if (status != Cl.CL_SUCCESS) {
             OpenClException e = new OpenClException(call + " failed on " + device.name() + ": "
                     + ClErrors.name(status) + " (" + status + ")", status);
-            breakWith(e);
+            if (status != CL_MEM_OBJECT_ALLOCATION_FAILURE && status != CL_OUT_OF_HOST_MEMORY) {
+                breakWith(e);   // running out of memory leaves a context usable; a fault does not
+            }
             throw e;
         }
     }
+
+    private static final int CL_MEM_OBJECT_ALLOCATION_FAILURE = -4;
+    private static final int CL_OUT_OF_HOST_MEMORY = -6;
 
     /** Marks this context broken (the first cause is kept) and takes it out of the shared map. */
     void breakWith(OpenClException cause) {

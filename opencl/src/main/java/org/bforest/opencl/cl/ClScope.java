@@ -290,6 +290,29 @@ public final class ClScope implements AutoCloseable {
         return m;
     }
 
+    /**
+     * Makes room, before a batch changes anything, for {@code stageBytes} more bytes of writes
+     * before the next blocking call and a read of {@code readBytes}: the pinned memory they will
+     * use is allocated now, so that no host allocation can fail once the batch has begun.
+     */
+    public void reserveHost(long stageBytes, long readBytes) {
+        synchronized (ctx) {
+            open();
+            if (stage == null || stageUsed + stageBytes > stage[1].byteSize()) {
+                long size = Math.max(stageUsed + stageBytes, stage == null ? 1 << 12 : 2 * stage[1].byteSize());
+                MemorySegment[] fresh = pinned(size);
+                if (stage != null) {
+                    retired.add(stage);   // writes in flight may still read it
+                }
+                stage = fresh;
+                stageUsed = 0;
+            }
+            if (readBytes > 0) {
+                bounce(readBytes);
+            }
+        }
+    }
+
     /** New pinned memory: mapping it waits for the queue (a blocking call), so the wait counts as blocked. */
     private MemorySegment[] pinned(long bytes) {
         call("clCreateBuffer(" + bytes + " bytes of pinned host memory)", false);

@@ -91,13 +91,15 @@ final class LevelMerge {
     /**
      * Grows, before anything on the device changes, every scratch buffer the launches of these
      * levels will use to the largest size any of their groups needs (the sizes of
-     * {@link #runGroup}), so that a device out of memory fails here and leaves the index as it was.
+     * {@link #runGroup}), and the host's pinned memory to what all their writes stage, so that an
+     * out of memory, the device's or the host's, fails here and leaves the index as it was.
      */
     void reserve(boolean delete, Iterable<Level> levels) {
         long meta = 0;
         long runs = 0;
         long results = 0;
         long gathers = 0;
+        long staged = 0;
         for (Level lv : levels) {
             for (int j0 = 0, j1; j0 < lv.jobs; j0 = j1) {
                 j1 = groupEnd(lv, delete, j0);
@@ -114,8 +116,10 @@ final class LevelMerge {
                 }
                 long destN = lv.dest[j1 - 1] + lv.pieces[j1 - 1] - lv.dest[j0];
                 long runN = lv.run[j1 - 1] + lv.runLen[j1 - 1] - lv.run[j0];
-                meta = Math.max(meta, (long) JOB * g + 3L * g + 2 + destN + gs + tiles(in) + tiles(slots));
+                long metaN = (long) JOB * g + 3L * g + 2 + destN + gs + tiles(in) + tiles(slots);
+                meta = Math.max(meta, metaN);
                 runs = Math.max(runs, runN);
+                staged += 4 * metaN + 16 * runN + 192;   // the group's two writes, each 64-byte aligned
                 results = Math.max(results, r);
                 gathers = Math.max(gathers, gs);
             }
@@ -125,6 +129,8 @@ final class LevelMerge {
         store.scratch(Scratch.MERGED_KEYS, 8L * results);
         store.scratch(Scratch.MERGED_VALUES, 8L * results);
         store.scratch(Scratch.GATHERED, 8L * gathers);
+        // The host's pinned memory too: none is allocated once the batch has begun changing the tree.
+        store.cl.reserveHost(staged + (1 << 16), 8L * gathers);   // and a margin for the levels above
     }
 
     /** One launch group, jobs [j0, j1): its tables, its launches, and its separators into {@code promoted} from {@code pAt}. */
