@@ -60,11 +60,7 @@ final class FastutilRbAdapter implements IndexAdapter {
 
     @Override
     public long visitSum() {
-        long sum = 0;
-        for (var it = map.values().iterator(); it.hasNext(); ) {
-            sum += it.nextLong();
-        }
-        return sum;
+        return ValueSum.of(map.values());
     }
 
     @Override

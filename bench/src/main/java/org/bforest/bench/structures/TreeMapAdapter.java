@@ -48,11 +48,7 @@ final class TreeMapAdapter implements IndexAdapter {
 
     @Override
     public long visitSum() {
-        long sum = 0;
-        for (Long v : map.values()) {
-            sum += v;
-        }
-        return sum;
+        return ValueSum.of(map.values());
     }
 
     @Override

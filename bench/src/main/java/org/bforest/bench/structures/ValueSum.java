@@ -17,4 +17,22 @@ final class ValueSum implements LongEntryConsumer {
         index.forEach(s);
         return s.sum;
     }
+
+    /** The sum of boxed values (the JDK maps' {@code values()}), wrapping. */
+    static long of(java.util.Collection<Long> values) {
+        long sum = 0;
+        for (Long v : values) {
+            sum += v;
+        }
+        return sum;
+    }
+
+    /** The sum of fastutil's primitive values, wrapping. */
+    static long of(it.unimi.dsi.fastutil.longs.LongCollection values) {
+        long sum = 0;
+        for (var it = values.iterator(); it.hasNext(); ) {
+            sum += it.nextLong();
+        }
+        return sum;
+    }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.bforest.bench.runner.DeviceFigures;
@@ -30,21 +29,7 @@ class DeviceColumnsTest {
     }
 
     private static List<Map<String, String>> csv(RunSummary run) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        CsvWriter.write(run, sb);
-        String[] lines = sb.toString().split("\n");
-        String[] header = lines[0].split(",");
-        List<Map<String, String>> rows = new ArrayList<>();
-        for (int i = 1; i < lines.length; i++) {
-            String[] f = lines[i].split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1);
-            assertEquals(header.length, f.length, lines[i]);
-            Map<String, String> row = new HashMap<>();
-            for (int c = 0; c < f.length; c++) {
-                row.put(header[c], f[c]);
-            }
-            rows.add(row);
-        }
-        return rows;
+        return CsvRows.of(run);
     }
 
     @Test

@@ -11,8 +11,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.bforest.bench.cli.OptionsParser;
@@ -49,21 +47,7 @@ class SlidingWindowReportTest {
 
     /** The CSV's rows as column name to field, commas inside quotes kept. */
     private static List<Map<String, String>> csv() throws IOException {
-        StringBuilder sb = new StringBuilder();
-        CsvWriter.write(run, sb);
-        String[] lines = sb.toString().split("\n");
-        String[] header = lines[0].split(",");
-        List<Map<String, String>> rows = new ArrayList<>();
-        for (int i = 1; i < lines.length; i++) {
-            String[] f = lines[i].split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1);
-            assertEquals(header.length, f.length, lines[i]);
-            Map<String, String> row = new HashMap<>();
-            for (int c = 0; c < f.length; c++) {
-                row.put(header[c], f[c]);
-            }
-            rows.add(row);
-        }
-        return rows;
+        return CsvRows.of(run);
     }
 
     @Test

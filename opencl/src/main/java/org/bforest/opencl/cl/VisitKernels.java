@@ -95,12 +95,7 @@ public final class VisitKernels {
     public void reduce(String body, long p0, long p1, boolean countOnly, ClBuffer keys, ClBuffer values,
             int pageKeys, ClBuffer meta, int jobs, ClBuffer partials, int group) {
         MemorySegment k = kernels(body)[0];
-        int a = 0;
-        cl.arg(k, a++, keys);
-        cl.arg(k, a++, values);
-        cl.arg(k, a++, pageKeys);
-        cl.arg(k, a++, meta);
-        cl.arg(k, a++, jobs);
+        int a = pages(k, keys, values, pageKeys, meta, jobs);
         cl.arg(k, a++, countOnly ? 1 : 0);
         cl.arg(k, a++, p0);
         cl.arg(k, a++, p1);
@@ -112,14 +107,19 @@ public final class VisitKernels {
     public void transform(String body, long p0, long p1, ClBuffer keys, ClBuffer values, int pageKeys, ClBuffer meta,
             int jobs, int group) {
         MemorySegment k = kernels(body)[1];
-        int a = 0;
-        cl.arg(k, a++, keys);
-        cl.arg(k, a++, values);
-        cl.arg(k, a++, pageKeys);
-        cl.arg(k, a++, meta);
-        cl.arg(k, a++, jobs);
+        int a = pages(k, keys, values, pageKeys, meta, jobs);
         cl.arg(k, a++, p0);
         cl.arg(k, a, p1);
         cl.enqueueLocal(k, (long) jobs * group, group);
+    }
+
+    /** The arguments both kernels start with, the leaves and the launch's pages; returns the next argument's index. */
+    private int pages(MemorySegment k, ClBuffer keys, ClBuffer values, int pageKeys, ClBuffer meta, int jobs) {
+        cl.arg(k, 0, keys);
+        cl.arg(k, 1, values);
+        cl.arg(k, 2, pageKeys);
+        cl.arg(k, 3, meta);
+        cl.arg(k, 4, jobs);
+        return 5;
     }
 }

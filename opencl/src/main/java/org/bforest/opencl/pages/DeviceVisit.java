@@ -54,16 +54,7 @@ final class DeviceVisit {
         int group = kernels.group(store.pageKeys);
         int[] meta = new int[2 * Math.min(launchPages, Math.max(1, chain.pages))];
         long[] partials = new long[meta.length / 2];
-        for (int page = chain.first; page != NONE; ) {
-            int jobs = 0;
-            for (; page != NONE && jobs < launchPages; page = chain.next[page]) {
-                if (chain.count[page] > 0) {
-                    meta[jobs++] = page;
-                }
-            }
-            if (jobs == 0) {
-                break;
-            }
+        for (int page = chain.first, jobs; (jobs = chunk(page, meta, chain)) > 0; page = chain.next[meta[jobs - 1]]) {
             ClBuffer dMeta = send(meta, jobs, chain);
             ClBuffer dPartials = store.scratch(Scratch.OUT, 8L * jobs);
             kernels.reduce(f.body(), f.p0(), f.p1(), count, store.leafKeys, store.leafValues, store.pageKeys, dMeta,
@@ -99,16 +90,7 @@ final class DeviceVisit {
         int group = kernels.group(store.pageKeys);
         int[] meta = new int[2 * Math.min(launchPages, Math.max(1, chain.pages))];
         boolean launched = false;
-        for (int page = chain.first; page != NONE; ) {
-            int jobs = 0;
-            for (; page != NONE && jobs < launchPages; page = chain.next[page]) {
-                if (chain.count[page] > 0) {
-                    meta[jobs++] = page;
-                }
-            }
-            if (jobs == 0) {
-                break;
-            }
+        for (int page = chain.first, jobs; (jobs = chunk(page, meta, chain)) > 0; page = chain.next[meta[jobs - 1]]) {
             // The in-order queue runs this chunk's write of the list after the last chunk's kernel.
             ClBuffer dMeta = send(meta, jobs, chain);
             kernels.transform(f.body(), f.p0(), f.p1(), store.leafKeys, store.leafValues, store.pageKeys, dMeta, jobs,
@@ -118,6 +100,21 @@ final class DeviceVisit {
         if (launched) {
             cl.finish();   // a device failure surfaces in this call
         }
+    }
+
+    /**
+     * A launch's pages: the pages in use (not empty) in chain order from {@code page} on, at most
+     * {@link #launchPages}, into {@code meta[0, jobs)}; returns {@code jobs} (0: none left). The
+     * next launch starts after the last of them.
+     */
+    private int chunk(int page, int[] meta, LeafChain chain) {
+        int jobs = 0;
+        for (; page != NONE && jobs < launchPages; page = chain.next[page]) {
+            if (chain.count[page] > 0) {
+                meta[jobs++] = page;
+            }
+        }
+        return jobs;
     }
 
     /**

@@ -266,15 +266,7 @@ class DeviceVisitTest {
         assertEquals(hostSum(model, DeviceFunction.VALUE), t.sumValues(), at + ": sumValues");
         assertEquals(hostSum(model, DeviceFunction.KEY), t.mapReduce(DeviceFunction.KEY), at + ": mapReduce(KEY)");
         assertEquals(model.size(), t.countIf(DeviceFunction.ONE), at + ": countIf(ONE)");
-        List<long[]> seen = new ArrayList<>();
-        t.forEach((k, v) -> seen.add(new long[] {k, v}));
-        assertEquals(model.size(), seen.size(), at + ": forEach");
-        int i = 0;
-        for (Map.Entry<Long, Long> e : model.entrySet()) {
-            long[] kv = seen.get(i++);
-            assertEquals(e.getKey(), kv[0], at + ": forEach's key " + i);
-            assertEquals(e.getValue(), kv[1], at + ": forEach's value of " + e.getKey());
-        }
+        DeviceMemoryTest.assertSame(model, t, at);   // forEach against the model, and the invariants
     }
 
     private static void lookUps(DeviceIndex t, TreeMap<Long, Long> model, String at) {
