@@ -190,6 +190,63 @@ final class InnerLevels {
         }
     }
 
+    /**
+     * {@link #findLeaf} for each of {@code keys[base, base + n)} into {@code leaves[at, at + n)}, for a batch
+     * whose keys come nearly in key order (sorted, or bucketed by their leading bits): a key inside
+     * the range of either of the last two leaves found takes that leaf without a descent. Each
+     * descent keeps its leaf's range, the nearest separator at or below the key and the nearest
+     * above it along the path (ranges nest, so the tightest of each wins), so a batch over p
+     * leaves costs about p descents and a compare pair a key, where {@link #findLeaves} costs a
+     * node search per key and level. Two ranges, because a bucket that holds a leaf boundary
+     * sends its keys to the leaves on both sides in no order. Keeps no state: safe from several
+     * threads on disjoint parts of a batch while nobody writes.
+     */
+    void findLeavesNear(long[] keysIn, int base, int n, int[] leaves, int at) {
+        long[] ka = keys.chunk(0);
+        int[] ca = kids.chunk(0);
+        // Empty ranges ([1, 0)) until the first descent.
+        long loA = 1;
+        long hiA = 0;
+        long loB = 1;
+        long hiB = 0;
+        int leafA = root;
+        int leafB = root;
+        for (int i = 0; i < n; i++) {
+            long key = Math.min(keysIn[base + i], MAXKEY - 1);
+            if (key >= loB && key < hiB) {
+                leaves[at + i] = leafB;
+                continue;
+            }
+            if (key >= loA && key < hiA) {
+                leaves[at + i] = leafA;
+                continue;
+            }
+            long lo = Long.MIN_VALUE;
+            long hi = MAXKEY;
+            int node = root;
+            for (int h = height; h > 0; h--) {
+                int ko = keyOffset(node);
+                int c = NodeSearch.succGT(ka, ko, key);
+                // Slot c - 1 is used (a gap holds the next used key, so the count never stops
+                // right after one); slot c holds the next used key, or MAXKEY: no bound here.
+                if (c > 0) {
+                    lo = Math.max(lo, ka[ko + c - 1]);
+                }
+                if (c < N) {
+                    hi = Math.min(hi, ka[ko + c]);
+                }
+                node = ca[kidOffset(node) + c];
+            }
+            loA = loB;
+            hiA = hiB;
+            leafA = leafB;
+            loB = lo;
+            hiB = hi;
+            leafB = node;
+            leaves[at + i] = node;
+        }
+    }
+
     // ---- allocation ---------------------------------------------------------------------------
 
     /** A fresh node: keys all {@link Slots#MAXKEY}, every child dead. May grow the arrays. */

@@ -47,6 +47,17 @@ public final class SharedInnerLevels {
     }
 
     /**
+     * The leaves of {@code keys[base, base + n)} into {@code leaves[at, at + n)} for a batch that comes
+     * nearly in key order (sorted, or bucketed by leading bits): a key in the range of one of the
+     * last two leaves found takes it without a descent, so the batch costs about a descent per
+     * leaf it reaches. The same leaves as {@link #findLeaves}; several threads may each take a
+     * disjoint part of one batch.
+     */
+    public void findLeavesNear(long[] keys, int base, int n, int[] leaves, int at) {
+        inner.findLeavesNear(keys, base, n, leaves, at);
+    }
+
+    /**
      * A leaf split: adds separator {@code sep} with the new leaf {@code right} as its right
      * child, next to the leaf whose range held {@code sep} until now. Splits nodes and grows the
      * root as needed; the room is taken before anything changes.

@@ -82,14 +82,20 @@ final class HybridTree extends PagedTree {
     }
 
     @Override
-    protected void enqueueLookup(long[] keys, int from, int n, long absent, boolean full) {
-        // The whole batch through the inner levels in lock-step (the BS-tree's getAll descent),
-        // into scratch kept from batch to batch (under the tree's lock; copied to the staging
-        // memory by writeInts, so free again when it returns).
+    protected void enqueueLookup(long[] keys, int from, int n, long absent, boolean full, boolean nearlySorted) {
+        // The whole batch through the inner levels, into scratch kept from batch to batch (under
+        // the tree's lock; copied to the staging memory by writeInts, so free again when it
+        // returns). Keys that come nearly sorted take a descent per leaf they reach, each key
+        // only a check against the last leaves' ranges; others all levels in lock-step (the
+        // BS-tree's getAll descent).
         if (leaves.length < n) {
             leaves = new int[n];
         }
-        inner.findLeaves(keys, from, n, leaves);
+        if (nearlySorted) {
+            inner.findLeavesNear(keys, from, n, leaves, 0);
+        } else {
+            inner.findLeaves(keys, from, n, leaves);
+        }
         ClBuffer pages = store.scratch(Scratch.PATH, 4L * n);
         store.writeInts(pages, leaves, n);
         lookupAt.enqueue(store.leafKeys, store.leafValues, pageKeys, pages, store.scratch(Scratch.QUERIES, 16L * n),

@@ -206,9 +206,11 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
      * {@code keys[from, from + n)} on the host: when it has run, OUT
      * holds n values ({@code absent} where a key is not there), n slots ({@code < 0}: not there,
      * -(insertion point) - 1) and n leaf pages (and a device descent its path); unless
-     * {@code full}, the values alone. Called under the tree's lock, by {@link #sendQueries}.
+     * {@code full}, the values alone. {@code nearlySorted}: the keys come sorted, or bucketed by
+     * their leading bits (an update's keys, a batch the host reordered), which a descent on the
+     * host may exploit. Called under the tree's lock, by {@link #sendQueries}.
      */
-    protected abstract void enqueueLookup(long[] keys, int from, int n, long absent, boolean full);
+    protected abstract void enqueueLookup(long[] keys, int from, int n, long absent, boolean full, boolean nearlySorted);
 
     /** Per-batch scratch the subclass's descent needs beyond QUERIES and OUT, sized before anything is written. */
     protected abstract void reserveDescent(int n);
@@ -254,21 +256,24 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
      * per-batch buffer is sized for {@code n} queries first, so that none moves once written.
      */
     private void sendQueries(long[] keys, int from, int n, long[] vals, long absent) {
-        sendQueries(keys, from, n, vals, absent, true);
+        sendQueries(keys, from, n, vals, absent, true, true);
     }
 
     /** A look-up of {@code q[0, n)} that wants the values alone, for {@link LookUpBatches}. */
     private void sendLookUp(long[] q, int n, long absent) {
-        sendQueries(q, 0, n, null, absent, false);
+        sendQueries(q, 0, n, null, absent, false, true);
     }
 
-    /** {@link #sendQueries}; unless {@code full}, the look-up writes the values alone (no slots, pages or path). */
-    private void sendQueries(long[] keys, int from, int n, long[] vals, long absent, boolean full) {
+    /**
+     * {@link #sendQueries}; unless {@code full}, the look-up writes the values alone (no slots,
+     * pages or path); {@code nearlySorted} as {@link #enqueueLookup} says.
+     */
+    private void sendQueries(long[] keys, int from, int n, long[] vals, long absent, boolean full, boolean nearlySorted) {
         store.scratch(Scratch.QUERIES, 16L * n);
         store.scratch(Scratch.OUT, 24L * n);
         reserveDescent(n);
         store.writeLongs(store.scratch(Scratch.QUERIES, 16L * n), 0, keys, from, n, vals, from, n);
-        enqueueLookup(keys, from, n, absent, full);
+        enqueueLookup(keys, from, n, absent, full, nearlySorted);
     }
 
     // ---- reads ----------------------------------------------------------------------------------
@@ -329,7 +334,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     /** Looks up keys[from, from + n) into values[from, ...) and, if asked, their slots. */
     private void lookUp(long[] keys, int from, int n, long[] values, long absent, int[] slots) {
         synchronized (store.lock) {
-            sendQueries(keys, from, n, null, absent, slots != null);
+            sendQueries(keys, from, n, null, absent, slots != null, false);
             if (slots == null) {
                 store.readLongs(store.scratch(Scratch.OUT, 24L * n), 0, values, from, n);
             } else {
@@ -715,18 +720,18 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
             int[] perm = QueryOrders.permutation(bounds, 0, n, search.order(), 2 * chain.pages);
             long[] q = QueryOrders.permuted(bounds, 0, perm, n);
             long[] r = new long[n];
-            searchRanks(q, n, r);
+            searchRanks(q, n, r, true);
             QueryOrders.unpermute(r, perm, n, ranks, 0);
         } else {
-            searchRanks(bounds, n, ranks);
+            searchRanks(bounds, n, ranks, false);
         }
     }
 
     /** {@link #ranks} of bounds in the order given. */
-    private void searchRanks(long[] bounds, int n, long[] ranks) {
+    private void searchRanks(long[] bounds, int n, long[] ranks, boolean nearlySorted) {
         synchronized (store.lock) {
             // Long.MAX_VALUE is searched like any key (the padding answers it); its rank is every key.
-            sendQueries(bounds, 0, n, null, 0);
+            sendQueries(bounds, 0, n, null, 0, true, nearlySorted);
             long[] at = store.found(n, null);
             chainRanks.ranks(bounds, n, at, size - (hasMax ? 1 : 0), ranks, stamp, chain);
         }
