@@ -8,6 +8,7 @@ import org.bforest.opencl.cl.ClBuffer;
 import org.bforest.opencl.cl.ClScope;
 import org.bforest.opencl.cl.PageKernels;
 import org.bforest.opencl.pages.Checker;
+import org.bforest.opencl.pages.HostWork;
 import org.bforest.opencl.pages.Image;
 import org.bforest.opencl.pages.Level;
 import org.bforest.opencl.pages.PageStore.Scratch;
@@ -86,13 +87,16 @@ final class HybridTree extends PagedTree {
         // The whole batch through the inner levels, into scratch kept from batch to batch (under
         // the tree's lock; copied to the staging memory by writeInts, so free again when it
         // returns). Keys that come nearly sorted take a descent per leaf they reach, each key
-        // only a check against the last leaves' ranges; others all levels in lock-step (the
+        // only a check against the last leaves' ranges, in parts over the host's threads (reads
+        // of levels nobody writes: the tree's lock is held); others all levels in lock-step (the
         // BS-tree's getAll descent).
         if (leaves.length < n) {
             leaves = new int[n];
         }
         if (nearlySorted) {
-            inner.findLeavesNear(keys, from, n, leaves, 0);
+            SharedInnerLevels levels = inner;
+            int[] out = leaves;
+            HostWork.split(n, (part, lo, hi) -> levels.findLeavesNear(keys, from + lo, hi - lo, out, lo));
         } else {
             inner.findLeaves(keys, from, n, leaves);
         }

@@ -9,14 +9,15 @@ import org.bforest.opencl.pages.PageStore.Scratch;
 /**
  * A tree's look-up batches ({@code getAll}): the queries ordered on the host ({@link QueryOrders}),
  * searched on the device, the answers scattered back to the caller's order straight from the
- * pinned memory they arrive in. On a GPU a large batch goes as two chunks in flight: while the
- * device searches one, the host orders the next (the hybrid: descends it too) and then scatters
- * the answers of the one before, each chunk in a query slot of its own
- * ({@link PageStore#useQuerySlot}) with a read that does not wait ({@link ClScope#readLater}). Not
- * on a CPU device, whose cores are the host's: overlapping only takes them from the kernels
- * (measured slower on PoCL). The host's scratch is kept from batch to batch, so a stream of batches
- * allocates nothing. Apart from {@link PagedTree} because it is a batch's orchestration, not the
- * tree's state; the tree calls it under its lock.
+ * pinned memory they arrive in; ordering and scattering split over the host's threads
+ * ({@link HostWork}). On a GPU a large batch goes as two chunks in flight: while the device
+ * searches one, the host orders the next (the hybrid: descends it too) and then scatters the
+ * answers of the one before, each chunk in a query slot of its own ({@link PageStore#useQuerySlot})
+ * with a read that does not wait ({@link ClScope#readLater}). Not on a CPU device, whose cores are
+ * the host's: overlapping only takes them from the kernels (measured slower on PoCL). The host's
+ * scratch is kept from batch to batch, so a stream of batches allocates nothing per key. Apart
+ * from {@link PagedTree} because it is a batch's orchestration, not the tree's state; the tree
+ * calls it under its lock.
  */
 final class LookUpBatches {
     /** Batches at least this large go to the device as two chunks in flight (when {@link #pipelined}). */
@@ -96,9 +97,11 @@ final class LookUpBatches {
     private void answers(long[] values, int from, int n, int slot) {
         MemorySegment out = cl.awaitRead(slot);
         int[] p = perm[slot];
-        for (int i = 0; i < n; i++) {
-            values[from + p[i]] = out.getAtIndex(ValueLayout.JAVA_LONG, i);
-        }
+        HostWork.split(n, (part, lo, hi) -> {
+            for (int i = lo; i < hi; i++) {
+                values[from + p[i]] = out.getAtIndex(ValueLayout.JAVA_LONG, i);
+            }
+        });
     }
 
     /** Host bytes of the scratch kept between batches. */

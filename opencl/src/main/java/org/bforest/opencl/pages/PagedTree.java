@@ -202,13 +202,12 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     // ---- the descent: the subclass's ----------------------------------------------------------
 
     /**
-     * Enqueues the look-up of the {@code n} queries in the QUERIES scratch, which are also
-     * {@code keys[from, from + n)} on the host: when it has run, OUT
-     * holds n values ({@code absent} where a key is not there), n slots ({@code < 0}: not there,
-     * -(insertion point) - 1) and n leaf pages (and a device descent its path); unless
-     * {@code full}, the values alone. {@code nearlySorted}: the keys come sorted, or bucketed by
-     * their leading bits (an update's keys, a batch the host reordered), which a descent on the
-     * host may exploit. Called under the tree's lock, by {@link #sendQueries}.
+     * Enqueues the look-up of the {@code n} queries in the QUERIES scratch, also {@code keys[from,
+     * from + n)} on the host: when it has run, OUT holds n values ({@code absent} where a key is
+     * not there), n slots ({@code < 0}: not there, -(insertion point) - 1) and n leaf pages (and a
+     * device descent its path); unless {@code full}, the values alone. {@code nearlySorted}: the
+     * keys come sorted or bucketed by leading bits (an update's, a batch the host reordered), for
+     * a descent on the host to exploit. Called under the tree's lock, by {@link #sendQueries}.
      */
     protected abstract void enqueueLookup(long[] keys, int from, int n, long absent, boolean full, boolean nearlySorted);
 
@@ -250,11 +249,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     /** Bytes the levels above hold on the host. */
     protected abstract long upperHostBytes();
 
-    /**
-     * Sends {@code keys[from, from + n)} (and, for puts, {@code vals} at the same indices after
-     * them) to the device and enqueues their look-up; called under the device lock. Every
-     * per-batch buffer is sized for {@code n} queries first, so that none moves once written.
-     */
+    /** {@link #sendQueries} of sorted keys (an update's) that wants every answer. */
     private void sendQueries(long[] keys, int from, int n, long[] vals, long absent) {
         sendQueries(keys, from, n, vals, absent, true, true);
     }
@@ -265,8 +260,10 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     }
 
     /**
-     * {@link #sendQueries}; unless {@code full}, the look-up writes the values alone (no slots,
-     * pages or path); {@code nearlySorted} as {@link #enqueueLookup} says.
+     * Sends {@code keys[from, from + n)} (and, for puts, {@code vals} at the same indices after
+     * them) to the device and enqueues their look-up, under the tree's lock; every per-batch
+     * buffer is sized for {@code n} queries first, so that none moves once written. Unless
+     * {@code full}, only values come back; {@code nearlySorted} as {@link #enqueueLookup} says.
      */
     private void sendQueries(long[] keys, int from, int n, long[] vals, long absent, boolean full, boolean nearlySorted) {
         store.scratch(Scratch.QUERIES, 16L * n);

@@ -43,7 +43,7 @@ final class QueryOrders {
      * The batch in {@code order} into {@code q} (n keys) with {@code perm} such that
      * {@code q[i] = keys[from + perm[i]]}: {@link #permutation} and {@link #permuted} in one, and
      * for {@link QueryOrder#PARTIAL} in one counting pass that moves the keys with their positions
-     * (no second pass gathering keys from random places).
+     * (no second pass gathering keys from random places), split over the host's threads.
      */
     static void ordered(long[] keys, int from, int n, QueryOrder order, int buckets, long[] q, int[] perm) {
         if (order != QueryOrder.PARTIAL || n < 2) {
@@ -54,30 +54,58 @@ final class QueryOrders {
             }
             return;
         }
+        // A stable counting sort in parts (HostWork): each part's range, then each part's counts,
+        // then each part moves its keys to where the counts of the parts before it leave room:
+        // the same order as one pass, in a fraction of its time.
+        int parts = HostWork.parts(n);
+        long[] mins = new long[parts];
+        long[] maxs = new long[parts];
+        HostWork.split(n, parts, (p, lo, hi) -> {
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            for (int i = lo; i < hi; i++) {
+                long k = keys[from + i];
+                min = Math.min(min, k);
+                max = Math.max(max, k);
+            }
+            mins[p] = min;
+            maxs[p] = max;
+        });
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
-        for (int i = 0; i < n; i++) {
-            long k = keys[from + i];
-            min = Math.min(min, k);
-            max = Math.max(max, k);
+        for (int p = 0; p < parts; p++) {
+            min = Math.min(min, mins[p]);
+            max = Math.max(max, maxs[p]);
         }
+        long base = min;
         int bits = Math.max(1, Math.min(MAX_BITS, 32 - Integer.numberOfLeadingZeros(Math.min(buckets, n) - 1)));
         int used = 64 - Long.numberOfLeadingZeros(max - min);
         int shift = Math.max(0, used - bits);
         int nb = (int) ((max - min) >>> shift) + 1;
-        int[] count = new int[nb + 1];
-        for (int i = 0; i < n; i++) {
-            count[(int) ((keys[from + i] - min) >>> shift) + 1]++;
-        }
+        int[][] count = new int[parts][nb];
+        HostWork.split(n, parts, (p, lo, hi) -> {
+            int[] c = count[p];
+            for (int i = lo; i < hi; i++) {
+                c[(int) ((keys[from + i] - base) >>> shift)]++;
+            }
+        });
+        int at = 0;
         for (int b = 0; b < nb; b++) {
-            count[b + 1] += count[b];
+            for (int p = 0; p < parts; p++) {
+                int c = count[p][b];
+                count[p][b] = at;
+                at += c;
+            }
         }
-        for (int i = 0; i < n; i++) {
-            long k = keys[from + i];
-            int at = count[(int) ((k - min) >>> shift)]++;
-            q[at] = k;
-            perm[at] = i;
-        }
+        HostWork.split(n, parts, (p, lo, hi) -> {
+            int[] c = count[p];
+            for (int i = lo; i < hi; i++) {
+                long k = keys[from + i];
+                int to = c[(int) ((k - base) >>> shift)]++;
+                q[to] = k;
+                perm[to] = i;
+            }
+        });
     }
 
     /** The batch in the order {@code perm} gives: {@code keys[from + perm[i]]} for i below n. */

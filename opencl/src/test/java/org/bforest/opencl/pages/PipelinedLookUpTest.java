@@ -10,17 +10,19 @@ import org.bforest.opencl.OpenClTesting;
 import org.bforest.opencl.gpubtree.GpuBTrees;
 import org.bforest.opencl.hybrid.HybridTrees;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Look-up batches with two chunks in flight (what a GPU gets by default; forced here on whatever
- * device the tests run on): every answer where the caller asked for it, across chunk boundaries,
- * batches of odd sizes, repeated keys, {@code Long.MAX_VALUE}, and writes between batches.
+ * device the tests run on), and in one chunk: every answer where the caller asked for it, across
+ * chunk boundaries, batches of odd sizes, repeated keys, {@code Long.MAX_VALUE}, and writes
+ * between batches. Batches this large are ordered, descended (the hybrid) and answered in parts
+ * on several host threads ({@link HostWork}).
  */
 class PipelinedLookUpTest {
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"gpu-btree", "hybrid"})
-    void twoChunksInFlightAnswerEveryKey(String structure) {
+    @ParameterizedTest(name = "{0}, pipelined {1}")
+    @CsvSource({"gpu-btree, true", "hybrid, true", "gpu-btree, false", "hybrid, false"})
+    void twoChunksInFlightAnswerEveryKey(String structure, boolean pipelined) {
         long seed = Long.getLong("bforest.pipeline.seed", 0x919EL);
         SplittableRandom r = new SplittableRandom(seed);
         long[] keys = new long[200_000];
@@ -39,7 +41,7 @@ class PipelinedLookUpTest {
         try (DeviceIndex t = structure.equals("hybrid")
                 ? HybridTrees.create(device, 64, DeviceSearch.DEFAULT, keys, values)
                 : GpuBTrees.create(device, 64, DeviceSearch.DEFAULT, keys, values)) {
-            ((PagedTree) t).pipelineLookUps(true);
+            ((PagedTree) t).pipelineLookUps(pipelined);
             t.put(Long.MAX_VALUE, 42);
             model.put(Long.MAX_VALUE, 42L);
             for (int round = 0; round < 6; round++) {
@@ -62,7 +64,7 @@ class PipelinedLookUpTest {
                 for (int i = 0; i < n; i++) {
                     Long want = model.get(q[i]);
                     assertEquals(want == null ? -7 : want, got[i], structure + ", round " + round + ", query " + i
-                            + " (" + q[i] + "), seed " + seed);
+                            + " (" + q[i] + "), pipelined " + pipelined + ", seed " + seed);
                 }
                 // A write between batches: the query slots are the batch's, the tree moves on.
                 long[] fresh = r.longs(5_000, -500_000, 700_000).toArray();

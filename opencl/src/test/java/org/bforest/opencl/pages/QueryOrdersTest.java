@@ -1,5 +1,6 @@
 package org.bforest.opencl.pages;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,5 +66,40 @@ class QueryOrdersTest {
             }
         }
         assertTrue(descents > 0, "partial is not a full sort of random keys");
+    }
+
+    @Test
+    void orderedBatchesAreTheSequentialPermutationWhetherSplitOrNot() {
+        // Past 2 * HostWork.MIN_PART keys the partial order runs in parts on several threads; its
+        // result must be the one-pass stable counting sort's, key for key.
+        SplittableRandom r = new SplittableRandom(19);
+        int[] sizes = {0, 1, 2, 63, 5_000, 2 * HostWork.MIN_PART - 1, 2 * HostWork.MIN_PART, 300_001};
+        for (int n : sizes) {
+            for (int kind = 0; kind < 4; kind++) {
+                int from = r.nextInt(3);
+                long[] keys = new long[from + n];
+                for (int i = 0; i < keys.length; i++) {
+                    int k = kind;
+                    keys[i] = switch (k) {
+                        case 0 -> r.nextLong();
+                        case 1 -> r.nextLong(50);
+                        case 2 -> r.nextBoolean() ? Long.MIN_VALUE : Long.MAX_VALUE - r.nextInt(3);
+                        default -> (1L << 40) + r.nextLong(1_000_000);
+                    };
+                }
+                int buckets = 1 + r.nextInt(20_000);
+                String what = "n " + n + ", kind " + kind + ", buckets " + buckets;
+                for (QueryOrder order : QueryOrder.values()) {
+                    long[] q = new long[n + 1];
+                    int[] perm = new int[n + 1];
+                    QueryOrders.ordered(keys, from, n, order, buckets, q, perm);
+                    int[] want = QueryOrders.permutation(keys, from, n, order, buckets);
+                    assertArrayEquals(want, Arrays.copyOf(perm, n), what + ", " + order + ": the permutation");
+                    for (int i = 0; i < n; i++) {
+                        assertEquals(keys[from + perm[i]], q[i], what + ", " + order + ": the key at " + i);
+                    }
+                }
+            }
+        }
     }
 }
