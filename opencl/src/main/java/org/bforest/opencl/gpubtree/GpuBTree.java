@@ -90,7 +90,7 @@ final class GpuBTree extends PagedTree {
     // ---- the descent ----------------------------------------------------------------------------
 
     @Override
-    protected void reserveDescent(int n) {
+    protected void prepareDescent(long[] keys, int from, int n, boolean nearlySorted) {
         store.scratch(Scratch.PATH, 4L * (height + 1) * n);
     }
 
@@ -99,7 +99,7 @@ final class GpuBTree extends PagedTree {
      * 0 (the root) to {@code height} (the leaves), and the leaf look-up.
      */
     @Override
-    protected void enqueueLookup(long[] keys, int from, int n, long absent, boolean full, boolean nearlySorted) {
+    protected void enqueueLookup(long[] keys, int from, int n, long absent, boolean full) {
         descent.enqueue(store.innerKeys, store.innerKids, store.leafKeys, store.leafValues, pageKeys, height, root,
                 height > 0 ? innerCount[root] : 0, store.scratch(Scratch.PATH, 4L * (height + 1) * n), store.scratch(Scratch.QUERIES, 16L * n),
                 store.scratch(Scratch.OUT, 24L * n), absent, n, full);

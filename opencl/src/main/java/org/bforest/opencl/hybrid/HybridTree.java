@@ -78,18 +78,14 @@ final class HybridTree extends PagedTree {
     // ---- the descent: the CPU's inner levels, the device's leaves -------------------------------
 
     @Override
-    protected void reserveDescent(int n) {
+    protected void prepareDescent(long[] keys, int from, int n, boolean nearlySorted) {
+        // The whole batch through the inner levels, before the device has anything to do, into
+        // scratch kept from batch to batch (under the tree's lock; copied to the staging memory
+        // by enqueueLookup). Keys that come nearly sorted take a descent per leaf they reach, each
+        // key only a check against the last leaves' ranges, in parts over the host's threads
+        // (reads of levels nobody writes: the tree's lock is held); others all levels in
+        // lock-step (the BS-tree's getAll descent).
         store.scratch(Scratch.PATH, 4L * n);
-    }
-
-    @Override
-    protected void enqueueLookup(long[] keys, int from, int n, long absent, boolean full, boolean nearlySorted) {
-        // The whole batch through the inner levels, into scratch kept from batch to batch (under
-        // the tree's lock; copied to the staging memory by writeInts, so free again when it
-        // returns). Keys that come nearly sorted take a descent per leaf they reach, each key
-        // only a check against the last leaves' ranges, in parts over the host's threads (reads
-        // of levels nobody writes: the tree's lock is held); others all levels in lock-step (the
-        // BS-tree's getAll descent).
         if (leaves.length < n) {
             leaves = new int[n];
         }
@@ -100,6 +96,11 @@ final class HybridTree extends PagedTree {
         } else {
             inner.findLeaves(keys, from, n, leaves);
         }
+    }
+
+    @Override
+    protected void enqueueLookup(long[] keys, int from, int n, long absent, boolean full) {
+        // The leaves prepareDescent found for these keys.
         ClBuffer pages = store.scratch(Scratch.PATH, 4L * n);
         store.writeInts(pages, leaves, n);
         lookupAt.enqueue(store.leafKeys, store.leafValues, pageKeys, pages, store.scratch(Scratch.QUERIES, 16L * n),

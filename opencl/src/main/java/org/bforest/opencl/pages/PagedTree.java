@@ -205,14 +205,17 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
      * Enqueues the look-up of the {@code n} queries in the QUERIES scratch, also {@code keys[from,
      * from + n)} on the host: when it has run, OUT holds n values ({@code absent} where a key is
      * not there), n slots ({@code < 0}: not there, -(insertion point) - 1) and n leaf pages (and a
-     * device descent its path); unless {@code full}, the values alone. {@code nearlySorted}: the
-     * keys come sorted or bucketed by leading bits (an update's, a batch the host reordered), for
-     * a descent on the host to exploit. Called under the tree's lock, by {@link #sendQueries}.
+     * device descent its path); unless {@code full}, the values alone. Called under the tree's
+     * lock, by {@link #sendQueries}, after {@link #prepareDescent} of the same keys.
      */
-    protected abstract void enqueueLookup(long[] keys, int from, int n, long absent, boolean full, boolean nearlySorted);
+    protected abstract void enqueueLookup(long[] keys, int from, int n, long absent, boolean full);
 
-    /** Per-batch scratch the subclass's descent needs beyond QUERIES and OUT, sized before anything is written. */
-    protected abstract void reserveDescent(int n);
+    /**
+     * Sizes the scratch the descent needs beyond QUERIES and OUT and does its host part, before the
+     * batch reaches the device (whose work competes with the host's on a CPU device); the keys
+     * come sorted or bucketed by leading bits if {@code nearlySorted}, for a host descent to exploit.
+     */
+    protected abstract void prepareDescent(long[] keys, int from, int n, boolean nearlySorted);
 
     /**
      * Plans the separators of the leaf jobs that split ({@code pieces > 1}) into the levels
@@ -249,11 +252,6 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     /** Bytes the levels above hold on the host. */
     protected abstract long upperHostBytes();
 
-    /** {@link #sendQueries} of sorted keys (an update's) that wants every answer. */
-    private void sendQueries(long[] keys, int from, int n, long[] vals, long absent) {
-        sendQueries(keys, from, n, vals, absent, true, true);
-    }
-
     /** A look-up of {@code q[0, n)} that wants the values alone, for {@link LookUpBatches}. */
     private void sendLookUp(long[] q, int n, long absent) {
         sendQueries(q, 0, n, null, absent, false, true);
@@ -263,14 +261,14 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
      * Sends {@code keys[from, from + n)} (and, for puts, {@code vals} at the same indices after
      * them) to the device and enqueues their look-up, under the tree's lock; every per-batch
      * buffer is sized for {@code n} queries first, so that none moves once written. Unless
-     * {@code full}, only values come back; {@code nearlySorted} as {@link #enqueueLookup} says.
+     * {@code full}, only values come back; {@code nearlySorted} as {@link #prepareDescent} says.
      */
     private void sendQueries(long[] keys, int from, int n, long[] vals, long absent, boolean full, boolean nearlySorted) {
         store.scratch(Scratch.QUERIES, 16L * n);
         store.scratch(Scratch.OUT, 24L * n);
-        reserveDescent(n);
+        prepareDescent(keys, from, n, nearlySorted);
         store.writeLongs(store.scratch(Scratch.QUERIES, 16L * n), 0, keys, from, n, vals, from, n);
-        enqueueLookup(keys, from, n, absent, full, nearlySorted);
+        enqueueLookup(keys, from, n, absent, full);
     }
 
     // ---- reads ----------------------------------------------------------------------------------
@@ -425,7 +423,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
      */
     private int upsertSorted(long[] keys, long[] vals, int from, int n, long[] previous) {
         synchronized (store.lock) {
-            sendQueries(keys, from, n, vals, 0);
+            sendQueries(keys, from, n, vals, 0, true, true);
             long[] found = store.found(n, previous);
             int fresh = BatchPlan.missing(found, n);
             if (fresh == 0) {
@@ -508,7 +506,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
      */
     private int deleteSorted(long[] keys, int from, int n, long[] previous) {
         synchronized (store.lock) {
-            sendQueries(keys, from, n, null, 0);
+            sendQueries(keys, from, n, null, 0, true, true);
             long[] at = store.found(n, previous);
             int found = n - BatchPlan.missing(at, n);
             if (found == 0) {
@@ -776,7 +774,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         int page;
         int slot;
         synchronized (store.lock) {
-            sendQueries(new long[] {key}, 0, 1, null, 0);
+            sendQueries(new long[] {key}, 0, 1, null, 0, true, true);
             long[] at = store.found(1, null);
             slot = (int) at[0];
             page = (int) at[1];
