@@ -45,6 +45,19 @@ public class OpenClException extends RuntimeException {
     }
 
     /**
+     * A failure that another one caused, keeping its status code (a batch that stopped part way
+     * through because a call failed).
+     *
+     * @param message what failed, how far the work got, and what to do about it
+     * @param status  the status code of the failing call ({@code CL_...}), 0 if none
+     * @param cause   the failure that caused it
+     */
+    public OpenClException(String message, int status, Throwable cause) {
+        super(message, cause);
+        this.status = status;
+    }
+
+    /**
      * The OpenCL status code the failing call returned ({@code CL_...}, negative); 0 if none.
      *
      * @return the status code, such as -11 for {@code CL_BUILD_PROGRAM_FAILURE}; 0 when the

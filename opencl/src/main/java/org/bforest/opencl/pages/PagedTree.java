@@ -93,6 +93,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     private final BatchClock clock;
     /** The look-up batches of {@link #getAll}: ordered, maybe pipelined, answers scattered back. */
     private final LookUpBatches lookUps;
+    private int maxBatch = MAX_BATCH;   // distinct keys a write call's chunk holds at most (tests lower it)
 
     /** {@code what}: the structure's name in messages, e.g. "GPU B+-tree". */
     protected PagedTree(String name, String what, ClScope cl, int pageKeys, double fill, DeviceSearch search) {
@@ -374,9 +375,8 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         long[] vals = batch[1];
         int u = sorted.length;
         int inLeaves = BatchPlan.inLeaves(sorted, u);
-        for (int from = 0; from < inLeaves; from += MAX_BATCH) {
-            upsertSorted(sorted, vals, from, Math.min(MAX_BATCH, inLeaves - from), null);
-        }
+        WriteChunks.run("putAll", "in the tree", sorted, inLeaves, u, maxBatch, this::hasFailed,
+                (from, n) -> upsertSorted(sorted, vals, from, n, null));
         if (inLeaves < u) {
             putMax(vals[u - 1]);
         }
@@ -405,10 +405,8 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         long[] sorted = BatchPlan.distinctSorted(keys, null)[0];
         int u = sorted.length;
         int inLeaves = BatchPlan.inLeaves(sorted, u);
-        long removed = 0;
-        for (int from = 0; from < inLeaves; from += MAX_BATCH) {
-            removed += deleteSorted(sorted, from, Math.min(MAX_BATCH, inLeaves - from), null);
-        }
+        long removed = WriteChunks.run("removeAll", "removed", sorted, inLeaves, u, maxBatch, this::hasFailed,
+                (from, n) -> deleteSorted(sorted, from, n, null));
         if (inLeaves < u && hasMax) {
             removeMax();
             removed++;
@@ -600,14 +598,14 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         return cl.faultIn();
     }
 
+    /** For tests: write calls in chunks of at most {@code keys} distinct keys ({@link WriteChunks}). */
+    void limitBatches(int keys) {
+        maxBatch = Math.max(1, Math.min(MAX_BATCH, keys));
+    }
+
     /** For tests: look-up batches pipelined ({@link LookUpBatches}) or not, whatever the device. */
     void pipelineLookUps(boolean on) {
         lookUps.pipelined = on;
-    }
-
-    /** For tests: device calls until the armed failure (see {@link #failAt}). */
-    long callsUntilFailure() {
-        return cl.faultIn();
     }
 
     /** Device bytes of the pages alone, at capacity (no scratch). */

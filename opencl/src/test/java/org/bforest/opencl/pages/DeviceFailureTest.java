@@ -115,7 +115,7 @@ class DeviceFailureTest {
             try (PagedTree counting = build(structure, device)) {
                 counting.failAt(Long.MAX_VALUE, OUT_OF_RESOURCES);
                 batch.onTree().accept(counting);
-                calls = Long.MAX_VALUE - counting.callsUntilFailure();
+                calls = Long.MAX_VALUE - counting.cl.faultIn();
                 counting.failAt(0, 0);
             }
             assertTrue(calls > 0, batch.name() + " made no device call");
@@ -165,6 +165,96 @@ class DeviceFailureTest {
         }
         assertTrue(unchanged > 10 && failed > 10, structure + ": the sweep left " + unchanged + " trees unchanged and "
                 + failed + " failed: it does not reach both sides of the point of no return");
+    }
+
+    /**
+     * A write call of several chunks ({@link WriteChunks}; 100 keys a chunk here): a failure at any
+     * device call leaves the tree failed, or unchanged (the first chunk's failure, thrown as it
+     * came), or with whole chunks done and the exception saying how many keys, up to which key.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"gpu-btree", "hybrid"})
+    void aWriteCallThatStopsBetweenChunksSaysHowFarItGot(String structure) {
+        ClDevice device = OpenClTesting.handle();
+        long[] odd = new long[300];   // keys the tree does not hold, 3 chunks, splits at every level
+        for (int i = 0; i < odd.length; i++) {
+            odd[i] = 2L * (odd.length - i) - 1;   // given in descending order: the chunks are the sorted keys'
+        }
+        long[] even = new long[250];  // keys it holds: a removal of 3 chunks that empties pages
+        for (int i = 0; i < even.length; i++) {
+            even[i] = 2L * i;
+        }
+        for (boolean put : new boolean[] {true, false}) {
+            long[] keys = put ? odd : even;
+            long[] sorted = keys.clone();
+            java.util.Arrays.sort(sorted);
+            Consumer<PagedTree> call = t -> {
+                if (put) {
+                    t.putAll(keys, keys);
+                } else {
+                    t.removeAll(keys);
+                }
+            };
+            long calls;
+            try (PagedTree counting = build(structure, device)) {
+                counting.limitBatches(100);
+                counting.failAt(Long.MAX_VALUE, OUT_OF_RESOURCES);
+                call.accept(counting);
+                calls = Long.MAX_VALUE - counting.cl.faultIn();
+                counting.failAt(0, 0);
+            }
+            int partly = 0;
+            PagedTree tree = build(structure, device);
+            tree.limitBatches(100);
+            try {
+                for (long k = 1; k <= calls; k++) {
+                    String at = structure + (put ? ", putAll" : ", removeAll") + ", failure at device call " + k + " of " + calls;
+                    tree.failAt(k, OUT_OF_RESOURCES);
+                    OpenClException thrown = null;
+                    try {
+                        call.accept(tree);
+                    } catch (OpenClException e) {
+                        thrown = e;
+                    }
+                    tree.failAt(0, 0);
+                    boolean fresh = true;
+                    if (thrown != null && !tree.hasFailed()) {
+                        // Whole chunks done: the model with the first `done` sorted keys applied.
+                        int done = (int) Math.abs(tree.size() - 400);
+                        assertEquals(0, done % 100, at + ": " + done + " keys done, not whole chunks");
+                        TreeMap<Long, Long> m = model();
+                        for (int i = 0; i < done; i++) {
+                            if (put) {
+                                m.put(sorted[i], sorted[i]);
+                            } else {
+                                m.remove(sorted[i]);
+                            }
+                        }
+                        matches(m, tree, at);
+                        if (done == 0) {
+                            assertTrue(thrown.getCause() == null, at + ": the first chunk's failure is thrown as it came");
+                        } else {
+                            partly++;
+                            String msg = thrown.getMessage();
+                            assertTrue(msg.contains(" stopped after " + done + " of its " + sorted.length + " distinct keys")
+                                    && msg.contains("below " + sorted[done] + " are ") && msg.contains("injected"), at + ": " + msg);
+                            assertEquals(OUT_OF_RESOURCES, thrown.status(), at);
+                            assertNotNull(thrown.getCause(), at);
+                        }
+                        fresh = done > 0;
+                    }
+                    if (fresh || thrown == null || tree.hasFailed()) {
+                        tree.close();
+                        tree = build(structure, device);
+                        tree.limitBatches(100);
+                    }
+                }
+            } finally {
+                tree.close();
+            }
+            assertTrue(partly >= 2, structure + (put ? " putAll" : " removeAll") + ": only " + partly
+                    + " failures fell after the first chunk");
+        }
     }
 
     @Test
