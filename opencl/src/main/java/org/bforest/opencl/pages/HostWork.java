@@ -2,6 +2,7 @@ package org.bforest.opencl.pages;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -75,8 +76,9 @@ public final class HostWork {
                 try {
                     body.run(p, start(n, parts, p), start(n, parts, p + 1));
                 } catch (RuntimeException | Error e) {
-                    if (!failed.compareAndSet(null, e)) {
-                        failed.get().addSuppressed(e);
+                    Throwable first = failed.compareAndExchange(null, e);
+                    if (first != null && first != e) {   // one object thrown twice (a shared Error) is not its own suppressed
+                        first.addSuppressed(e);
                     }
                 } finally {
                     done.countDown();
@@ -84,8 +86,12 @@ public final class HostWork {
             }
         };
         ForkJoinPool pool = ForkJoinPool.commonPool();
-        for (int p = 1; p < parts; p++) {
-            pool.execute(claim);
+        try {
+            for (int p = 1; p < parts; p++) {
+                pool.execute(claim);
+            }
+        } catch (RejectedExecutionException e) {
+            // A pool that takes no more: the caller claims what the helpers would have.
         }
         claim.run();
         // Every part has been claimed; wait for those still running elsewhere (they take no lock).

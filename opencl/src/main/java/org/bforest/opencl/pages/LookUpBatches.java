@@ -41,6 +41,8 @@ final class LookUpBatches {
     private long[] ordered = new long[0];
     /** Each slot's chunk's order: {@code ordered[i]} is the caller's key {@code from + perm[i]}. */
     private final int[][] perm = new int[2][];
+    /** The partial order's counts, a row a part ({@link QueryOrders#ordered}), kept from batch to batch. */
+    private int[][] counts = new int[0][];
 
     LookUpBatches(ClScope cl, PageStore store, DeviceSearch search) {
         this.cl = cl;
@@ -75,7 +77,7 @@ final class LookUpBatches {
                 if (ordered.length < n) {
                     ordered = new long[n];
                 }
-                QueryOrders.ordered(keys, from, n, search.order(), 2 * pages, ordered, perm[slot]);
+                counts = QueryOrders.ordered(keys, from, n, search.order(), 2 * pages, ordered, perm[slot], counts);
                 store.useQuerySlot(slot);
                 sender.send(ordered, n, absent);
                 cl.readLater(store.scratch(Scratch.OUT, 24L * n), 0, 8L * n, slot);
@@ -106,7 +108,8 @@ final class LookUpBatches {
 
     /** Host bytes of the scratch kept between batches. */
     long hostBytes() {
-        return 8L * ordered.length + 4L * (perm[0] == null ? 0 : perm[0].length)
+        long countBytes = counts.length == 0 ? 0 : 4L * counts.length * counts[0].length;
+        return countBytes + 8L * ordered.length + 4L * (perm[0] == null ? 0 : perm[0].length)
                 + 4L * (perm[1] == null ? 0 : perm[1].length);
     }
 }

@@ -44,15 +44,18 @@ final class QueryOrders {
      * {@code q[i] = keys[from + perm[i]]}: {@link #permutation} and {@link #permuted} in one, and
      * for {@link QueryOrder#PARTIAL} in one counting pass that moves the keys with their positions
      * (no second pass gathering keys from random places), split over the host's threads.
+     * {@code counts}: the counts of the call before (any size, reused where large enough); returns
+     * the ones to pass to the next.
      */
-    static void ordered(long[] keys, int from, int n, QueryOrder order, int buckets, long[] q, int[] perm) {
+    static int[][] ordered(long[] keys, int from, int n, QueryOrder order, int buckets, long[] q, int[] perm,
+                           int[][] counts) {
         if (order != QueryOrder.PARTIAL || n < 2) {
             int[] p = permutation(keys, from, n, order, buckets);
             System.arraycopy(p, 0, perm, 0, n);
             for (int i = 0; i < n; i++) {
                 q[i] = keys[from + p[i]];
             }
-            return;
+            return counts;
         }
         // A stable counting sort in parts (HostWork): each part's range, then each part's counts,
         // then each part moves its keys to where the counts of the parts before it leave room:
@@ -82,9 +85,10 @@ final class QueryOrders {
         int used = 64 - Long.numberOfLeadingZeros(max - min);
         int shift = Math.max(0, used - bits);
         int nb = (int) ((max - min) >>> shift) + 1;
-        int[][] count = new int[parts][nb];
+        int[][] count = counts.length >= parts && counts[0].length >= nb ? counts : new int[parts][nb];
         HostWork.split(n, parts, (p, lo, hi) -> {
             int[] c = count[p];
+            java.util.Arrays.fill(c, 0, nb, 0);
             for (int i = lo; i < hi; i++) {
                 c[(int) ((keys[from + i] - base) >>> shift)]++;
             }
@@ -106,6 +110,7 @@ final class QueryOrders {
                 perm[to] = i;
             }
         });
+        return count;
     }
 
     /** The batch in the order {@code perm} gives: {@code keys[from + perm[i]]} for i below n. */

@@ -10,7 +10,8 @@ import org.bforest.opencl.OpenClException;
  * later chunk and the tree is whole, the chunks before it stay done, and the exception says so
  * (how many keys, up to which key) instead of letting the caller take the call for undone. A
  * {@code putAll} or {@code removeAll} may simply be repeated: the keys done already come out the
- * same. A failure that left the tree failed is thrown as it is (the tree names it from then on).
+ * same. A host failure in a later chunk keeps its type and carries the same words as a suppressed
+ * exception. A failure that left the tree failed is thrown as it is (the tree names it from then on).
  */
 final class WriteChunks {
     /** One chunk: {@code sorted[from, from + n)}; returns what it counts (keys removed, or 0). */
@@ -33,13 +34,18 @@ final class WriteChunks {
         for (int from = 0; from < count; from += max) {
             try {
                 sum += chunk.run(from, Math.min(max, count - from));
-            } catch (OpenClException e) {
+            } catch (RuntimeException | Error e) {
                 if (from == 0 || failed.getAsBoolean()) {
                     throw e;
                 }
-                throw new OpenClException(call + " stopped after " + from + " of its " + total
-                        + " distinct keys: those below " + sorted[from] + " are " + done
-                        + ", the others untouched (the call may be repeated): " + e.getMessage(), e.status(), e);
+                String howFar = call + " stopped after " + from + " of its " + total + " distinct keys: those below "
+                        + sorted[from] + " are " + done + ", the others untouched (the call may be repeated)";
+                if (e instanceof OpenClException o) {
+                    throw new OpenClException(howFar + ": " + o.getMessage(), o.status(), o);
+                }
+                // A host failure (an Error, a bad state) keeps its type; how far the call got rides along.
+                e.addSuppressed(new IllegalStateException(howFar));
+                throw e;
             }
         }
         return sum;

@@ -67,6 +67,15 @@ class HostWorkTest {
             throw new AssertionError("part " + part);
         }));
         assertEquals(3, first.getSuppressed().length);
+        // One object thrown by several parts (as the JVM's shared OutOfMemoryError is): thrown once, whole.
+        OutOfMemoryError shared = new OutOfMemoryError("shared");
+        AtomicInteger ran = new AtomicInteger();
+        OutOfMemoryError same = assertThrows(OutOfMemoryError.class, () -> HostWork.split(5, 5, (part, from, to) -> {
+            ran.incrementAndGet();
+            throw shared;
+        }));
+        assertSame(shared, same);
+        assertEquals(5, ran.get());
     }
 
     @Test

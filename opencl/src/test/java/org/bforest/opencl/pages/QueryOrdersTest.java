@@ -73,7 +73,8 @@ class QueryOrdersTest {
         // Past 2 * HostWork.MIN_PART keys the partial order runs in parts on several threads; its
         // result must be the one-pass stable counting sort's, key for key.
         SplittableRandom r = new SplittableRandom(19);
-        int[] sizes = {0, 1, 2, 63, 5_000, 2 * HostWork.MIN_PART - 1, 2 * HostWork.MIN_PART, 300_001};
+        int[] sizes = {0, 1, 2, 63, 5_000, 2 * HostWork.MIN_PART - 1, 2 * HostWork.MIN_PART, 300_001, 70_000};
+        int[][] counts = new int[0][];   // kept from call to call, as a tree keeps it: stale counts must not leak
         for (int n : sizes) {
             for (int kind = 0; kind < 4; kind++) {
                 int from = r.nextInt(3);
@@ -92,7 +93,7 @@ class QueryOrdersTest {
                 for (QueryOrder order : QueryOrder.values()) {
                     long[] q = new long[n + 1];
                     int[] perm = new int[n + 1];
-                    QueryOrders.ordered(keys, from, n, order, buckets, q, perm);
+                    counts = QueryOrders.ordered(keys, from, n, order, buckets, q, perm, counts);
                     int[] want = QueryOrders.permutation(keys, from, n, order, buckets);
                     assertArrayEquals(want, Arrays.copyOf(perm, n), what + ", " + order + ": the permutation");
                     for (int i = 0; i < n; i++) {
