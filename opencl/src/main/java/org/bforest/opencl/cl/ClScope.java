@@ -175,16 +175,31 @@ public final class ClScope implements AutoCloseable {
         }
     }
 
+    /** Runs a call that blocks on the device, its time counted as the host's time blocked ({@link #times}). */
+    private void blocking(Runnable call) {
+        long t0 = System.nanoTime();
+        try {
+            call.run();
+        } finally {
+            times[2] += System.nanoTime() - t0;
+        }
+    }
+
+    /** {@link #blocking(Runnable)} for a call with a result. */
+    private <T> T blockingGet(java.util.function.Supplier<T> call) {
+        long t0 = System.nanoTime();
+        try {
+            return call.get();
+        } finally {
+            times[2] += System.nanoTime() - t0;
+        }
+    }
+
     /** Waits until the queue has run everything enqueued: a failure of any of it shows here. */
     public void finish() {
         synchronized (ctx) {
             call("clFinish", true);
-            long t0 = System.nanoTime();
-            try {
-                ctx.finish();
-            } finally {
-                times[2] += System.nanoTime() - t0;
-            }
+            blocking(ctx::finish);
             landed();
         }
     }
@@ -225,16 +240,13 @@ public final class ClScope implements AutoCloseable {
             }
             synchronized (ctx) {
                 call(up ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", true);
-                long t0 = System.nanoTime();
-                try {
+                blocking(() -> {
                     if (up) {
                         ctx.write(buffer.mem, 0, h);
                     } else {
                         ctx.read(buffer.mem, 0, h);
                     }
-                } finally {
-                    times[2] += System.nanoTime() - t0;
-                }
+                });
                 landed();
             }
             if (!up) {
@@ -316,12 +328,7 @@ public final class ClScope implements AutoCloseable {
     /** New pinned memory: mapping it waits for the queue (a blocking call), so the wait counts as blocked. */
     private MemorySegment[] pinned(long bytes) {
         call("clCreateBuffer(" + bytes + " bytes of pinned host memory)", false);
-        long t0 = System.nanoTime();
-        try {
-            return ctx.pinned(bytes);
-        } finally {
-            times[2] += System.nanoTime() - t0;
-        }
+        return blockingGet(() -> ctx.pinned(bytes));
     }
 
     /** Reads {@code n} longs at byte {@code offset} of {@code buffer} into {@code out} from index {@code to} (blocking). */
@@ -344,12 +351,7 @@ public final class ClScope implements AutoCloseable {
             long bytes = layout.byteSize() * n;
             MemorySegment h = bounce(bytes);
             call("clEnqueueReadBuffer", true);
-            long t0 = System.nanoTime();
-            try {
-                ctx.read(buffer.mem, offset, h, eventSlot);
-            } finally {
-                times[2] += System.nanoTime() - t0;
-            }
+            blocking(() -> ctx.read(buffer.mem, offset, h, eventSlot));
             recorded(TRANSFER);
             MemorySegment.copy(h, layout, 0, out, to, n);
             landed();
@@ -386,12 +388,7 @@ public final class ClScope implements AutoCloseable {
             open();
             if (laterEvent[slot] != null) {   // else a blocking call since has waited for it
                 call("clWaitForEvents", true);
-                long t0 = System.nanoTime();
-                try {
-                    ctx.await(laterEvent[slot]);
-                } finally {
-                    times[2] += System.nanoTime() - t0;
-                }
+                blocking(() -> ctx.await(laterEvent[slot]));
                 laterEvent[slot] = null;
             }
             return later[slot][1];
@@ -482,12 +479,7 @@ public final class ClScope implements AutoCloseable {
                 return;
             }
             call("clEnqueueCopyBuffer", true);
-            long t0 = System.nanoTime();
-            try {
-                ctx.copy(src.mem, srcOffset, dst.mem, dstOffset, bytes, eventSlot);
-            } finally {
-                times[2] += System.nanoTime() - t0;
-            }
+            blocking(() -> ctx.copy(src.mem, srcOffset, dst.mem, dstOffset, bytes, eventSlot));
             recorded(TRANSFER);
             landed();   // the copy waited for the queue
         }
