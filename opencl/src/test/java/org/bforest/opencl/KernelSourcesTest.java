@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * The kernel sources the library ships: every helper function is {@code static inline} (a plain
  * {@code inline} function has no definition of its own in C99, and a build without optimisation,
  * {@code -cl-opt-disable}, on clang-based compilers leaves its calls undefined), and the sources
- * build with optimisation off as well as on.
+ * build with optimisation off as well as on, at one query a work-item and at a CPU device's lanes.
  */
 class KernelSourcesTest {
     /** Every kernel source in the library's jar. */
@@ -45,10 +45,12 @@ class KernelSourcesTest {
     void theShippedSourcesBuildWithOptimisationOff() {
         OpenClDevice device = OpenClTesting.device();
         try (org.bforest.opencl.cl.ClContext cl = new ClContext(device.handle())) {
+            // and with the lanes a CPU device's one-query kernels get
             for (String name : SHIPPED) {
                 cl.program(ClContext.resource(name), "-cl-opt-disable");
+                cl.program(ClContext.resource(name), "-cl-opt-disable -D LANES=" + DeviceSearch.CPU_LANES);
             }
-            assertEquals(SHIPPED.size(), cl.livePrograms());
+            assertEquals(2 * SHIPPED.size(), cl.livePrograms());
         }
     }
 }

@@ -485,11 +485,14 @@ public final class ClScope implements AutoCloseable {
         }
     }
 
-    /** The built program of a kernel source resource (see {@link ClContext#resource}), built once per device. */
-    MemorySegment program(String resource) {
+    /**
+     * The built program of a kernel source resource (see {@link ClContext#resource}) with the
+     * compiler's {@code options}, built once per device and options.
+     */
+    MemorySegment program(String resource, String options) {
         synchronized (ctx) {
             open();
-            return ctx.cachedProgram(ClContext.resource(resource), "");
+            return ctx.cachedProgram(ClContext.resource(resource), options);
         }
     }
 

@@ -23,10 +23,16 @@ public final class PageKernels {
     private final MemorySegment gather;
     private final MemorySegment visitAll;
 
+    /** The kernels' source, a resource. */
+    private static final String SOURCE = "kernels/gpu_btree.cl";
+
+    /** The lanes a CPU device's one-query kernels get by default (the tree's search setting can say otherwise). */
+    private static final int CPU_LANES = org.bforest.opencl.DeviceSearch.CPU_LANES;
+
     /** The program (built once a device) and the kernel objects every paged tree uses. */
     public PageKernels(ClScope cl) {
         this.cl = cl;
-        program = cl.program("kernels/gpu_btree.cl");
+        program = cl.program(SOURCE, "");
         replace = cl.kernel(program, "leaf_replace");
         merge = cl.kernel(program, "merge");
         compact = cl.kernel(program, "compact");
@@ -142,14 +148,38 @@ public final class PageKernels {
         cl.enqueue(visitAll, items);
     }
 
-    /** The GPU B+-tree's descent, searching its pages {@code group} work-items a query (1: one each). */
-    public Descent descent(int group, int pageKeys) {
-        return new Descent(this, group, pageKeys);
+    /**
+     * The GPU B+-tree's descent, searching its pages {@code group} work-items a query (1: one each)
+     * or, with a group of 1, {@code lanes} queries a work-item (see {@link #lanes}).
+     */
+    public Descent descent(int group, int lanes, int pageKeys) {
+        return new Descent(this, group, lanes(group, lanes), pageKeys);
     }
 
-    /** The hybrid's leaf search, searching its pages {@code group} work-items a query (1: one each). */
-    public LeafLookup leafLookup(int group, int pageKeys) {
-        return new LeafLookup(this, group, pageKeys);
+    /** The hybrid's leaf search, searching its pages as {@link #descent} does. */
+    public LeafLookup leafLookup(int group, int lanes, int pageKeys) {
+        return new LeafLookup(this, group, lanes(group, lanes), pageKeys);
+    }
+
+    /**
+     * The queries a work-item of the one-query kernels: {@code lanes} as the tree's search setting
+     * gives it (1 with a search group), or for 0 (the device's choice) {@link #CPU_LANES} on a CPU
+     * device and 1 on any other.
+     */
+    private int lanes(int group, int lanes) {
+        if (group > 1) {
+            return 1;
+        }
+        return lanes > 0 ? lanes : cl.device().isCpu() ? CPU_LANES : 1;
+    }
+
+    /**
+     * The program with its one-query kernels built for {@code lanes} queries a work-item (the
+     * kernels' {@code LANES}): the tree's own program at 1, another build for more (kept by the
+     * context, one a device and setting).
+     */
+    private MemorySegment program(int lanes) {
+        return lanes == 1 ? program : cl.program(SOURCE, "-D LANES=" + lanes);
     }
 
     /**
@@ -174,13 +204,15 @@ public final class PageKernels {
         private final MemorySegment single;
         private final MemorySegment grouped;
         private final int group;
+        private final int lanes;
         private final int span;
 
-        private Descent(PageKernels k, int group, int pageKeys) {
+        private Descent(PageKernels k, int group, int lanes, int pageKeys) {
             cl = k.cl;
-            single = cl.kernel(k.program, "descend_lookup");
+            single = cl.kernel(k.program(lanes), "descend_lookup");
             grouped = group > 1 ? cl.kernel(k.program, "descend_lookup_group") : null;
             this.group = group;
+            this.lanes = lanes;
             span = group > 1 ? span(group, pageKeys) : 1;
         }
 
@@ -206,7 +238,7 @@ public final class PageKernels {
             cl.arg(k, a++, n);
             cl.arg(k, a++, full ? 1 : 0);
             if (group == 1) {
-                cl.enqueue(k, n);
+                cl.enqueue(k, (n + lanes - 1) / lanes);
                 return;
             }
             cl.arg(k, a++, group);
@@ -220,12 +252,14 @@ public final class PageKernels {
         private final ClScope cl;
         private final MemorySegment kernel;
         private final int group;
+        private final int lanes;
         private final int span;
 
-        private LeafLookup(PageKernels k, int group, int pageKeys) {
+        private LeafLookup(PageKernels k, int group, int lanes, int pageKeys) {
             cl = k.cl;
-            kernel = cl.kernel(k.program, group > 1 ? "lookup_at_group" : "lookup_at");
+            kernel = group > 1 ? cl.kernel(k.program, "lookup_at_group") : cl.kernel(k.program(lanes), "lookup_at");
             this.group = group;
+            this.lanes = lanes;
             span = group > 1 ? span(group, pageKeys) : 1;
         }
 
@@ -242,7 +276,7 @@ public final class PageKernels {
             cl.arg(kernel, a++, n);
             cl.arg(kernel, a++, full ? 1 : 0);
             if (group == 1) {
-                cl.enqueue(kernel, n);
+                cl.enqueue(kernel, (n + lanes - 1) / lanes);
                 return;
             }
             cl.arg(kernel, a++, group);

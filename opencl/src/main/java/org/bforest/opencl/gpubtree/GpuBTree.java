@@ -47,7 +47,7 @@ final class GpuBTree extends PagedTree {
 
     private GpuBTree(ClScope cl, int pageKeys, double fill, DeviceSearch search, Image image) {
         super("GpuBTree", "GPU B+-tree", cl, pageKeys, fill, search);
-        descent = kernels.descent(search.group(), pageKeys);
+        descent = kernels.descent(search.group(), search.lanes(), pageKeys);
         install(image);
     }
 

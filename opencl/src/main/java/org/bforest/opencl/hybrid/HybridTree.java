@@ -36,7 +36,7 @@ final class HybridTree extends PagedTree {
 
     private HybridTree(ClScope cl, int pageKeys, double fill, DeviceSearch search, Image image) {
         super("HybridTree", "hybrid tree", cl, pageKeys, fill, search);
-        lookupAt = kernels.leafLookup(search.group(), pageKeys);
+        lookupAt = kernels.leafLookup(search.group(), search.lanes(), pageKeys);
         install(image);
     }
 

@@ -12,21 +12,6 @@
 
 #define MAXKEY 0x7fffffffffffffffL
 
-// How many of the first len keys of p are <= q (a branch-free binary search).
-static inline int rank_le(__global const long *p, int len, long q)
-{
-    if (len == 0) {
-        return 0;
-    }
-    int base = 0;
-    while (len > 1) {
-        int step = len >> 1;
-        base = p[base + step - 1] <= q ? base + step : base;
-        len -= step;
-    }
-    return base + (p[base] <= q ? 1 : 0);
-}
-
 // How many of the first len keys of p are < q.
 static inline int rank_lt(__global const long *p, int len, long q)
 {
@@ -88,6 +73,41 @@ static inline void leaf_answer(__global const long *keys, __global const long *v
 
 // ---- the descent ---------------------------------------------------------------------------------
 
+// Queries a work-item of the one-query kernels below (a build option: -D LANES=n): 1 on a GPU,
+// whose thousands of work-items in flight hide each other's memory latency. A CPU device runs a
+// work-item's binary searches one after another, each step a load the next waits for, and does
+// not vectorize a work-item loop that holds a loop; LANES searches in lock-step give its
+// out-of-order core LANES independent loads a step to overlap (PoCL: 1.6-1.8x the throughput at
+// 64, docs/BENCHMARKS.md, "The OpenCL trees ready for a real GPU").
+#ifndef LANES
+#define LANES 1
+#endif
+
+// How many of the first len keys of page pg[k] of pages are <= q[k], into r[k], for the LANES
+// queries of a work-item at once (a branch-free binary search each, len the same for all: the
+// pages' padding compares greater than every query).
+static inline void ranks_le(__global const long *pages, const int *pg, int page_keys, int len, const long *q, int *r)
+{
+    __global const long *at[LANES];
+    for (int k = 0; k < LANES; k++) {
+        at[k] = pages + (long) pg[k] * page_keys;
+        r[k] = 0;
+    }
+    if (len == 0) {
+        return;
+    }
+    while (len > 1) {
+        int step = len >> 1;
+        for (int k = 0; k < LANES; k++) {
+            r[k] = at[k][r[k] + step - 1] <= q[k] ? r[k] + step : r[k];
+        }
+        len -= step;
+    }
+    for (int k = 0; k < LANES; k++) {
+        r[k] += at[k][r[k]] <= q[k] ? 1 : 0;
+    }
+}
+
 // The whole descent of queries[i] in one launch: the paper launches a kernel a level from the host;
 // one launch for every level costs a launch instead of height + 1, and the path is kept all the
 // same (row 0 the root, row height the leaf), so that an insert that splits pages finds the
@@ -95,7 +115,9 @@ static inline void leaf_answer(__global const long *keys, __global const long *v
 // out[n + i] the slot it is in, or -(insertion point) - 1 when it is not there (as
 // Arrays.binarySearch), out[2n + i] its leaf page: one transfer brings all three back. Unless
 // full: then a look-up that wants the values alone (getAll) writes out[i] and nothing else, no
-// path, no slot, no page (a third of the bytes written, a quarter with the path).
+// path, no slot, no page (a third of the bytes written, a quarter with the path). Work-item w
+// takes queries w * LANES .. w * LANES + LANES - 1; those past n search a copy of the last query
+// and write nothing.
 __kernel void descend_lookup(__global const long *inner_keys,
                              __global const int *kids,
                              __global const long *keys,
@@ -111,29 +133,45 @@ __kernel void descend_lookup(__global const long *inner_keys,
                              const int n,
                              const int full)
 {
-    int i = get_global_id(0);
-    if (i >= n) {
+    int first = get_global_id(0) * LANES;
+    if (first >= n) {
         return;
     }
-    long q = queries[i];
-    int p = root;
+    int mine = min(LANES, n - first);
+    long q[LANES];
+    int p[LANES];
+    int r[LANES];
+    for (int k = 0; k < LANES; k++) {
+        q[k] = queries[min(first + k, n - 1)];
+        p[k] = root;
+    }
     if (full) {
-        path[i] = p;
+        for (int k = 0; k < mine; k++) {
+            path[first + k] = root;
+        }
     }
     for (int row = 0; row < height; row++) {
         // The root's keys are known (every query searches it, and it is often nearly empty);
         // below it, a page is searched whole: its padding compares greater than every query.
-        int r = rank_le(inner_keys + (long) p * page_keys, row == 0 ? root_keys : page_keys, q);
-        p = kids[(long) p * (page_keys + 1) + r];
+        ranks_le(inner_keys, p, page_keys, row == 0 ? root_keys : page_keys, q, r);
+        for (int k = 0; k < LANES; k++) {
+            p[k] = kids[(long) p[k] * (page_keys + 1) + r[k]];
+        }
         if (full) {
-            path[(long) (row + 1) * n + i] = p;
+            for (int k = 0; k < mine; k++) {
+                path[(long) (row + 1) * n + first + k] = p[k];
+            }
         }
     }
-    leaf_answer(keys, values, page_keys, p, q, rank_le(keys + (long) p * page_keys, page_keys, q), out, absent, n, i, full);
+    ranks_le(keys, p, page_keys, page_keys, q, r);
+    for (int k = 0; k < mine; k++) {
+        leaf_answer(keys, values, page_keys, p[k], q[k], r[k], out, absent, n, first + k, full);
+    }
 }
 
 // The hybrid tree's leaf level: the CPU has descended its inner levels and left each query's leaf
-// page in pages[i]; the device searches the leaves, with out as descend_lookup leaves it.
+// page in pages[i]; the device searches the leaves, with out as descend_lookup leaves it, LANES
+// queries a work-item as there.
 __kernel void lookup_at(__global const long *keys,
                         __global const long *values,
                         const int page_keys,
@@ -144,11 +182,21 @@ __kernel void lookup_at(__global const long *keys,
                         const int n,
                         const int full)
 {
-    int i = get_global_id(0);
-    if (i < n) {
-        int p = pages[i];
-        long q = queries[i];
-        leaf_answer(keys, values, page_keys, p, q, rank_le(keys + (long) p * page_keys, page_keys, q), out, absent, n, i, full);
+    int first = get_global_id(0) * LANES;
+    if (first >= n) {
+        return;
+    }
+    long q[LANES];
+    int p[LANES];
+    int r[LANES];
+    for (int k = 0; k < LANES; k++) {
+        int j = min(first + k, n - 1);
+        q[k] = queries[j];
+        p[k] = pages[j];
+    }
+    ranks_le(keys, p, page_keys, page_keys, q, r);
+    for (int k = 0; k < min(LANES, n - first); k++) {
+        leaf_answer(keys, values, page_keys, p[k], q[k], r[k], out, absent, n, first + k, full);
     }
 }
 

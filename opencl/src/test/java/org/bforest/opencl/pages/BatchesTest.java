@@ -26,13 +26,16 @@ class BatchesTest {
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"gpu-btree", "hybrid", "gpu-btree AS_GIVEN 8", "hybrid SORTED 4", "gpu-btree SORTED 64",
-            "hybrid PARTIAL 16"})
+            "hybrid PARTIAL 16", "gpu-btree PARTIAL 1 1", "hybrid PARTIAL 1 1", "gpu-btree AS_GIVEN 1 7",
+            "hybrid SORTED 1 3"})
     void batchedUpdatesMatchTreeMap(String variant) {
-        // "structure [order group]": the default device search, or the one named
+        // "structure [order group [lanes]]": the default device search, or the one named (lanes 1:
+        // the one-query kernels as a GPU runs them; an odd count: batches that end mid-work-item)
         String[] words = variant.split(" ");
         String structure = words[0];
         DeviceSearch search = words.length == 1 ? DeviceSearch.DEFAULT
-                : new DeviceSearch(DeviceSearch.QueryOrder.valueOf(words[1]), Integer.parseInt(words[2]));
+                : new DeviceSearch(DeviceSearch.QueryOrder.valueOf(words[1]), Integer.parseInt(words[2]),
+                        words.length > 3 ? Integer.parseInt(words[3]) : DeviceSearch.DEVICE_LANES);
         ClDevice device = OpenClTesting.handle();
         long seed = Long.getLong("bforest.seed", Boolean.getBoolean("bforest.soak") ? System.nanoTime() : 0x5EED_17L);
         SplittableRandom r = new SplittableRandom(seed);
