@@ -197,7 +197,9 @@ public final class PageKernels {
     /**
      * {@code descend_lookup} (or {@code descend_lookup_group}): every query through all the inner
      * levels in one launch, its path kept a row a level (0 the root, {@code height} the leaves),
-     * then looked up in its leaf.
+     * then looked up in its leaf. Unless {@code full}, the values alone: value i at {@code out[i]},
+     * or with {@code toAt >= 0} at {@code out[to[i]]}, {@code to} the ints from int index
+     * {@code toAt} of {@code queries}.
      */
     public static final class Descent {
         private final ClScope cl;
@@ -218,7 +220,7 @@ public final class PageKernels {
 
         public void enqueue(ClBuffer innerKeys, ClBuffer kids, ClBuffer keys, ClBuffer values, int pageKeys,
                 int height, int root, int rootKeys, ClBuffer path, ClBuffer queries, ClBuffer out, long absent, int n,
-                boolean full) {
+                boolean full, int toAt) {
             MemorySegment k = group > 1 ? grouped : single;
             int a = 0;
             cl.arg(k, a++, innerKeys);
@@ -237,6 +239,8 @@ public final class PageKernels {
             cl.arg(k, a++, absent);
             cl.arg(k, a++, n);
             cl.arg(k, a++, full ? 1 : 0);
+            cl.arg(k, a++, queries);   // the answers' positions, if any, follow the queries
+            cl.arg(k, a++, toAt);
             if (group == 1) {
                 cl.enqueue(k, (n + lanes - 1) / lanes);
                 return;
@@ -247,7 +251,10 @@ public final class PageKernels {
         }
     }
 
-    /** {@code lookup_at} (or {@code lookup_at_group}): every query looked up in the leaf page given with it. */
+    /**
+     * {@code lookup_at} (or {@code lookup_at_group}): every query looked up in the leaf page given
+     * with it, the answers as {@link Descent} leaves them.
+     */
     public static final class LeafLookup {
         private final ClScope cl;
         private final MemorySegment kernel;
@@ -264,7 +271,7 @@ public final class PageKernels {
         }
 
         public void enqueue(ClBuffer keys, ClBuffer values, int pageKeys, ClBuffer pages, ClBuffer queries,
-                ClBuffer out, long absent, int n, boolean full) {
+                ClBuffer out, long absent, int n, boolean full, int toAt) {
             int a = 0;
             cl.arg(kernel, a++, keys);
             cl.arg(kernel, a++, values);
@@ -275,6 +282,8 @@ public final class PageKernels {
             cl.arg(kernel, a++, absent);
             cl.arg(kernel, a++, n);
             cl.arg(kernel, a++, full ? 1 : 0);
+            cl.arg(kernel, a++, queries);
+            cl.arg(kernel, a++, toAt);
             if (group == 1) {
                 cl.enqueue(kernel, (n + lanes - 1) / lanes);
                 return;

@@ -102,12 +102,12 @@ final class HybridTree extends PagedTree {
     }
 
     @Override
-    protected void enqueueLookup(long[] keys, int from, int n, long absent, boolean full) {
+    protected void enqueueLookup(long[] keys, int from, int n, long absent, boolean full, int toAt) {
         // The leaves prepareDescent found for these keys.
         ClBuffer pages = store.scratch(Scratch.PATH, 4L * n);
         store.writeInts(pages, leaves, n);
         lookupAt.enqueue(store.leafKeys, store.leafValues, pageKeys, pages, store.scratch(Scratch.QUERIES, 16L * n),
-                store.scratch(Scratch.OUT, 24L * n), absent, n, full);
+                store.scratch(Scratch.OUT, 24L * n), absent, n, full, toAt);
     }
 
     @Override

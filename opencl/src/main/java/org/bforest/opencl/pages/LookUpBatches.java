@@ -8,11 +8,12 @@ import org.bforest.opencl.pages.PageStore.Scratch;
 
 /**
  * A tree's look-up batches ({@code getAll}): the queries ordered on the host ({@link QueryOrders}),
- * searched on the device, the answers scattered back to the caller's order straight from the
- * pinned memory they arrive in; ordering and scattering split over the host's threads
- * ({@link HostWork}). On a GPU a large batch goes as two chunks in flight: while the device
- * searches one, the host orders the next (the hybrid: descends it too) and then scatters the
- * answers of the one before, each chunk in a query slot of its own ({@link PageStore#useQuerySlot})
+ * split over the host's threads ({@link HostWork}), and sent with each one's place in the caller's
+ * order; the device searches them and writes each answer to its place, so that the host copies
+ * the answers out of the pinned memory they arrive in, in one sequential pass, where it scattered
+ * them before (a random write a key). On a GPU a large batch goes as two chunks in flight: while
+ * the device searches one, the host orders the next (the hybrid: descends it too) and then copies
+ * the answers of the one before, each chunk in a query slot of its own ({@link PageStore#useQuerySlot})
  * with a read that does not wait ({@link ClScope#readLater}). Not on a CPU device, whose cores are
  * the host's: overlapping only takes them from the kernels (measured slower on PoCL). The host's
  * scratch is kept from batch to batch, so a stream of batches allocates nothing per key. Apart
@@ -23,9 +24,12 @@ final class LookUpBatches {
     /** Batches at least this large go to the device as two chunks in flight (when {@link #pipelined}). */
     static final int PIPELINED = 1 << 17;
 
-    /** Sends {@code q[0, n)} to the device and enqueues their look-up, the values alone (the tree's). */
+    /**
+     * Sends {@code q[0, n)} to the device and enqueues their look-up, the values alone, value i to
+     * go to {@code to[i]} of the answers (null: to i), the tree's.
+     */
     interface Sender {
-        void send(long[] q, int n, long absent);
+        void send(long[] q, int[] to, int n, long absent);
     }
 
     private final ClScope cl;
@@ -39,8 +43,11 @@ final class LookUpBatches {
     boolean pipelined;
     /** The ordered queries of a chunk (copied to the device's staging memory by the sender: free again after it). */
     private long[] ordered = new long[0];
-    /** Each slot's chunk's order: {@code ordered[i]} is the caller's key {@code from + perm[i]}. */
-    private final int[][] perm = new int[2][];
+    /**
+     * A chunk's order: {@code ordered[i]} is the caller's key {@code from + perm[i]} (copied to the
+     * device's staging memory by the sender with the keys: free again after it).
+     */
+    private int[] perm = new int[0];
     /** The partial order's counts, a row a part ({@link QueryOrders#ordered}), kept from batch to batch. */
     private int[][] counts = new int[0][];
 
@@ -71,15 +78,16 @@ final class LookUpBatches {
             for (int from = 0; from < total; from += chunk, c++) {
                 int n = Math.min(chunk, total - from);
                 int slot = c & 1;
-                if (perm[slot] == null || perm[slot].length < n) {
-                    perm[slot] = new int[n];
+                if (perm.length < n) {
+                    perm = new int[n];
                 }
                 if (ordered.length < n) {
                     ordered = new long[n];
                 }
-                counts = QueryOrders.ordered(keys, from, n, search.order(), 2 * pages, ordered, perm[slot], counts);
+                counts = QueryOrders.ordered(keys, from, n, search.order(), 2 * pages, ordered, perm, counts);
                 store.useQuerySlot(slot);
-                sender.send(ordered, n, absent);
+                // The caller's order as given: the answers need no moving.
+                sender.send(ordered, search.order() == DeviceSearch.QueryOrder.AS_GIVEN ? null : perm, n, absent);
                 cl.readLater(store.scratch(Scratch.OUT, 24L * n), 0, 8L * n, slot);
                 chunkFrom[slot] = from;
                 chunkN[slot] = n;
@@ -95,21 +103,16 @@ final class LookUpBatches {
         }
     }
 
-    /** A chunk's answers, in its slot's pinned memory once read, scattered back to the caller's order. */
+    /** A chunk's answers, in the caller's order in its slot's pinned memory once read, copied out. */
     private void answers(long[] values, int from, int n, int slot) {
         MemorySegment out = cl.awaitRead(slot);
-        int[] p = perm[slot];
-        HostWork.split(n, (part, lo, hi) -> {
-            for (int i = lo; i < hi; i++) {
-                values[from + p[i]] = out.getAtIndex(ValueLayout.JAVA_LONG, i);
-            }
-        });
+        HostWork.split(n, (part, lo, hi) -> MemorySegment.copy(out, ValueLayout.JAVA_LONG, 8L * lo, values, from + lo,
+                hi - lo));
     }
 
     /** Host bytes of the scratch kept between batches. */
     long hostBytes() {
         long countBytes = counts.length == 0 ? 0 : 4L * counts.length * counts[0].length;
-        return countBytes + 8L * ordered.length + 4L * (perm[0] == null ? 0 : perm[0].length)
-                + 4L * (perm[1] == null ? 0 : perm[1].length);
+        return countBytes + 8L * ordered.length + 4L * perm.length;
     }
 }

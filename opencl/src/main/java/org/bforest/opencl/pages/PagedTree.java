@@ -206,10 +206,11 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
      * Enqueues the look-up of the {@code n} queries in the QUERIES scratch, also {@code keys[from,
      * from + n)} on the host: when it has run, OUT holds n values ({@code absent} where a key is
      * not there), n slots ({@code < 0}: not there, -(insertion point) - 1) and n leaf pages (and a
-     * device descent its path); unless {@code full}, the values alone. Called under the tree's
-     * lock, by {@link #sendQueries}, after {@link #prepareDescent} of the same keys.
+     * device descent its path); unless {@code full}, the values alone, value i at the int at index
+     * {@code toAt + i} of QUERIES if {@code toAt >= 0}. Called under the tree's lock, by
+     * {@link #sendQueries}, after {@link #prepareDescent} of the same keys.
      */
-    protected abstract void enqueueLookup(long[] keys, int from, int n, long absent, boolean full);
+    protected abstract void enqueueLookup(long[] keys, int from, int n, long absent, boolean full, int toAt);
 
     /**
      * Sizes the scratch the descent needs beyond QUERIES and OUT and does its host part, before the
@@ -253,23 +254,23 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     /** Bytes the levels above hold on the host. */
     protected abstract long upperHostBytes();
 
-    /** A look-up of {@code q[0, n)} that wants the values alone, for {@link LookUpBatches}. */
-    private void sendLookUp(long[] q, int n, long absent) {
-        sendQueries(q, 0, n, null, absent, false, true);
-    }
-
     /**
      * Sends {@code keys[from, from + n)} (and, for puts, {@code vals} at the same indices after
      * them) to the device and enqueues their look-up, under the tree's lock; every per-batch
      * buffer is sized for {@code n} queries first, so that none moves once written. Unless
-     * {@code full}, only values come back; {@code nearlySorted} as {@link #prepareDescent} says.
+     * {@code full}, only values come back, in the keys' order or, with {@code to} (in place of
+     * {@code vals}), value i at {@code to[i]}; {@code nearlySorted} as {@link #prepareDescent} says.
      */
-    private void sendQueries(long[] keys, int from, int n, long[] vals, long absent, boolean full, boolean nearlySorted) {
-        store.scratch(Scratch.QUERIES, 16L * n);
+    private void sendQueries(long[] keys, int from, int n, long[] vals, int[] to, long absent, boolean full,
+            boolean nearlySorted) {
+        ClBuffer queries = store.scratch(Scratch.QUERIES, 16L * n);   // the descent's own scratch is another
         store.scratch(Scratch.OUT, 24L * n);
         prepareDescent(keys, from, n, nearlySorted);
-        store.writeLongs(store.scratch(Scratch.QUERIES, 16L * n), 0, keys, from, n, vals, from, n);
-        enqueueLookup(keys, from, n, absent, full);
+        store.writeLongs(queries, 0, keys, from, n, vals, from, n);
+        if (to != null) {
+            store.writeInts(queries, 2L * n, to, n);   // where a put's values go
+        }
+        enqueueLookup(keys, from, n, absent, full, to == null ? -1 : 2 * n);
     }
 
     // ---- reads ----------------------------------------------------------------------------------
@@ -311,7 +312,8 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
             }
         } else {
             synchronized (store.lock) {
-                lookUps.run(keys, values, absent, chain.pages, this::sendLookUp);
+                lookUps.run(keys, values, absent, chain.pages,
+                        (q, to, n, a) -> sendQueries(q, 0, n, null, to, a, false, true));
             }
         }
         for (int i = 0; i < keys.length; i++) {
@@ -330,7 +332,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     /** Looks up keys[from, from + n) into values[from, ...) and, if asked, their slots. */
     private void lookUp(long[] keys, int from, int n, long[] values, long absent, int[] slots) {
         synchronized (store.lock) {
-            sendQueries(keys, from, n, null, absent, slots != null, false);
+            sendQueries(keys, from, n, null, null, absent, slots != null, false);
             if (slots == null) {
                 store.readLongs(store.scratch(Scratch.OUT, 24L * n), 0, values, from, n);
             } else {
@@ -421,7 +423,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
      */
     private int upsertSorted(long[] keys, long[] vals, int from, int n, long[] previous) {
         synchronized (store.lock) {
-            sendQueries(keys, from, n, vals, 0, true, true);
+            sendQueries(keys, from, n, vals, null, 0, true, true);
             long[] found = store.found(n, previous);
             int fresh = BatchPlan.missing(found, n);
             if (fresh == 0) {
@@ -504,7 +506,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
      */
     private int deleteSorted(long[] keys, int from, int n, long[] previous) {
         synchronized (store.lock) {
-            sendQueries(keys, from, n, null, 0, true, true);
+            sendQueries(keys, from, n, null, null, 0, true, true);
             long[] at = store.found(n, previous);
             int found = n - BatchPlan.missing(at, n);
             if (found == 0) {
@@ -724,7 +726,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     private void searchRanks(long[] bounds, int n, long[] ranks, boolean nearlySorted) {
         synchronized (store.lock) {
             // Long.MAX_VALUE is searched like any key (the padding answers it); its rank is every key.
-            sendQueries(bounds, 0, n, null, 0, true, nearlySorted);
+            sendQueries(bounds, 0, n, null, null, 0, true, nearlySorted);
             long[] at = store.found(n, null);
             chainRanks.ranks(bounds, n, at, size - (hasMax ? 1 : 0), ranks, stamp, chain);
         }
@@ -772,7 +774,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         int page;
         int slot;
         synchronized (store.lock) {
-            sendQueries(new long[] {key}, 0, 1, null, 0, true, true);
+            sendQueries(new long[] {key}, 0, 1, null, null, 0, true, true);
             long[] at = store.found(1, null);
             slot = (int) at[0];
             page = (int) at[1];

@@ -58,13 +58,16 @@ static inline int job_of(__global const int *starts, int jobs, int i)
 }
 
 // Query i's answer in leaf page p, where r keys are <= q: value, slot (or -(insertion point) - 1)
-// and page into out.
+// and page into out. The value goes to out[i] or, with to_at >= 0 (a look-up that wants values
+// alone), to out[to[to_at + i]]: the queries reach the device in an order of the host's making,
+// and their answers leave it in the caller's (the host copies them, it does not scatter them).
 static inline void leaf_answer(__global const long *keys, __global const long *values, int page_keys, int p, long q,
-                        int r, __global long *out, long absent, int n, int i, int full)
+                        int r, __global long *out, long absent, int n, int i, int full, __global const int *to,
+                        int to_at)
 {
     long base = (long) p * page_keys;
     bool hit = r > 0 && keys[base + r - 1] == q;
-    out[i] = hit ? values[base + r - 1] : absent;
+    out[to_at >= 0 ? to[to_at + i] : i] = hit ? values[base + r - 1] : absent;
     if (full) {
         out[n + i] = hit ? r - 1 : -r - 1;
         out[2L * n + i] = p;
@@ -114,8 +117,8 @@ static inline void ranks_le(__global const long *pages, const int *pg, int page_
 // parents on the way back up. Then the leaf: out[i] is the value of queries[i] (or absent),
 // out[n + i] the slot it is in, or -(insertion point) - 1 when it is not there (as
 // Arrays.binarySearch), out[2n + i] its leaf page: one transfer brings all three back. Unless
-// full: then a look-up that wants the values alone (getAll) writes out[i] and nothing else, no
-// path, no slot, no page (a third of the bytes written, a quarter with the path). Work-item w
+// full: then a look-up that wants the values alone (getAll) writes its value (see leaf_answer)
+// and nothing else, no path, no slot, no page (a third of the bytes written, a quarter with the path). Work-item w
 // takes queries w * LANES .. w * LANES + LANES - 1; those past n search a copy of the last query
 // and write nothing.
 __kernel void descend_lookup(__global const long *inner_keys,
@@ -131,7 +134,9 @@ __kernel void descend_lookup(__global const long *inner_keys,
                              __global long *out,
                              const long absent,
                              const int n,
-                             const int full)
+                             const int full,
+                             __global const int *to,
+                             const int to_at)
 {
     int first = get_global_id(0) * LANES;
     if (first >= n) {
@@ -165,7 +170,7 @@ __kernel void descend_lookup(__global const long *inner_keys,
     }
     ranks_le(keys, p, page_keys, page_keys, q, r);
     for (int k = 0; k < mine; k++) {
-        leaf_answer(keys, values, page_keys, p[k], q[k], r[k], out, absent, n, first + k, full);
+        leaf_answer(keys, values, page_keys, p[k], q[k], r[k], out, absent, n, first + k, full, to, to_at);
     }
 }
 
@@ -180,7 +185,9 @@ __kernel void lookup_at(__global const long *keys,
                         __global long *out,
                         const long absent,
                         const int n,
-                        const int full)
+                        const int full,
+                        __global const int *to,
+                        const int to_at)
 {
     int first = get_global_id(0) * LANES;
     if (first >= n) {
@@ -196,7 +203,7 @@ __kernel void lookup_at(__global const long *keys,
     }
     ranks_le(keys, p, page_keys, page_keys, q, r);
     for (int k = 0; k < min(LANES, n - first); k++) {
-        leaf_answer(keys, values, page_keys, p[k], q[k], r[k], out, absent, n, first + k, full);
+        leaf_answer(keys, values, page_keys, p[k], q[k], r[k], out, absent, n, first + k, full, to, to_at);
     }
 }
 
@@ -248,6 +255,8 @@ __kernel void descend_lookup_group(__global const long *inner_keys,
                                    const long absent,
                                    const int n,
                                    const int full,
+                                   __global const int *to,
+                                   const int to_at,
                                    const int group,
                                    const int span,
                                    __local int *flags)
@@ -271,7 +280,7 @@ __kernel void descend_lookup_group(__global const long *inner_keys,
     }
     int r = group_rank_le(keys + (long) p * page_keys, page_keys, span, q, t, group, mine);
     if (writes) {
-        leaf_answer(keys, values, page_keys, p, q, r, out, absent, n, i, full);
+        leaf_answer(keys, values, page_keys, p, q, r, out, absent, n, i, full, to, to_at);
     }
 }
 
@@ -285,6 +294,8 @@ __kernel void lookup_at_group(__global const long *keys,
                               const long absent,
                               const int n,
                               const int full,
+                              __global const int *to,
+                              const int to_at,
                               const int group,
                               const int span,
                               __local int *flags)
@@ -297,7 +308,7 @@ __kernel void lookup_at_group(__global const long *keys,
     long q = queries[j];
     int r = group_rank_le(keys + (long) p * page_keys, page_keys, span, q, t, group, flags + (get_local_id(0) - t));
     if (i < n && t == 0) {
-        leaf_answer(keys, values, page_keys, p, q, r, out, absent, n, i, full);
+        leaf_answer(keys, values, page_keys, p, q, r, out, absent, n, i, full, to, to_at);
     }
 }
 
