@@ -27,8 +27,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The later GPU trees' techniques on the OpenCL trees, one {@link DeviceSearch} per
  * forked JVM: the queries' order on the device (as given, partially sorted as Harmonia does,
- * fully sorted) and the work-items a query (1, or a group searching one page together as in Awad
- * et al. and Harmonia). Scores are operations per microsecond (millions a second).
+ * fully sorted), the work-items a query (1, or a group searching one page together as in Awad
+ * et al. and Harmonia) and, with one work-item a query or more, the queries a work-item searches
+ * in lock-step ({@code lanes}: 0 the device's choice, 64 on a CPU device and 1 on a GPU). Scores
+ * are operations per microsecond (millions a second).
  *
  * <ul>
  *   <li>{@link #getAll}: one {@code getAll} of {@value #BATCH} present keys drawn uniformly
@@ -40,7 +42,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Keys: the bench's {@code uniform} dataset, {@code -p keys=10M} by default, on the device
  * {@code -Dbforest.opencl.device} names (else the first GPU, else the first device; on these
  * machines PoCL, a CPU emulation). Run: {@code ./bforest jmh DeviceSearchBenchmark} (every
- * combination); {@code ./bforest jmh DeviceSearchBenchmark -p structure=hybrid -p group=1}.
+ * combination; lanes above 1 with a group are skipped); {@code ./bforest jmh DeviceSearchBenchmark
+ * -p structure=hybrid -p group=1}; {@code ./bforest jmh DeviceSearchBenchmark.getAll -p order=PARTIAL
+ * -p group=1 -p lanes=1,64}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -66,6 +70,9 @@ public class DeviceSearchBenchmark {
         @Param({"1", "8"})
         public int group;
 
+        @Param({"0"})
+        public int lanes;
+
         NativeLongIndex index;
         long[] queries;
         long[] from;
@@ -76,7 +83,11 @@ public class DeviceSearchBenchmark {
         public void setup() {
             Dataset d = SyntheticDatasets.uniform(IndexBenchmark.keyCount(keys), 0, SyntheticDatasets.UNIFORM_SEED);
             long[] loaded = d.loaded();
-            DeviceSearch search = new DeviceSearch(DeviceSearch.QueryOrder.valueOf(order), group);
+            if (group > 1 && lanes > 1) {
+                throw new IllegalArgumentException("lanes above 1 go with a group of 1 (skipping group " + group
+                        + ", lanes " + lanes + ")");
+            }
+            DeviceSearch search = new DeviceSearch(DeviceSearch.QueryOrder.valueOf(order), group, lanes);
             OpenClDevice device = OpenClDevice.choose();
             index = switch (structure) {
                 case "gpu-btree" -> OpenClIndexes.gpuBTree(device, OpenClIndexes.DEFAULT_PAGE_KEYS, search, loaded,

@@ -80,8 +80,8 @@ static inline void leaf_answer(__global const long *keys, __global const long *v
 // whose thousands of work-items in flight hide each other's memory latency. A CPU device runs a
 // work-item's binary searches one after another, each step a load the next waits for, and does
 // not vectorize a work-item loop that holds a loop; LANES searches in lock-step give its
-// out-of-order core LANES independent loads a step to overlap (PoCL: 1.6-1.8x the throughput at
-// 64, docs/BENCHMARKS.md, "The OpenCL trees ready for a real GPU").
+// out-of-order core LANES independent loads a step to overlap (PoCL, 64 against 1: getAll 2.1x
+// on the GPU tree, 1.5x on the hybrid; docs/BENCHMARKS.md, "The OpenCL trees ready for a real GPU").
 #ifndef LANES
 #define LANES 1
 #endif
