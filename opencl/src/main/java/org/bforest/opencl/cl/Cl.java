@@ -97,6 +97,7 @@ public final class Cl {
         static final MethodHandle GET_EVENT_PROFILING_INFO;
         static final MethodHandle RELEASE_EVENT;
         static final MethodHandle WAIT_FOR_EVENTS;
+        static final MethodHandle GET_EVENT_INFO;
 
         static {
             // libOpenCL.so.1, or the library -Dbforest.opencl.library names (ClLibrary).
@@ -152,6 +153,8 @@ public final class Cl {
                     JAVA_LONG, ADDRESS, ADDRESS);
             RELEASE_EVENT = bind(linker, lib, "clReleaseEvent", JAVA_INT, ADDRESS);
             WAIT_FOR_EVENTS = bind(linker, lib, "clWaitForEvents", JAVA_INT, JAVA_INT, ADDRESS);
+            GET_EVENT_INFO = bind(linker, lib, "clGetEventInfo", JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, ADDRESS,
+                    ADDRESS);
         }
 
         private static MethodHandle bind(Linker linker, SymbolLookup lib, String name,
@@ -444,6 +447,18 @@ public final class Cl {
     public static int clWaitForEvents(int n, MemorySegment events) {
         try {
             return (int) Bound.WAIT_FOR_EVENTS.invokeExact(n, events);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code CL_EVENT_COMMAND_EXECUTION_STATUS}: a command's state, or its error code (negative) if it failed. */
+    public static final int CL_EVENT_COMMAND_EXECUTION_STATUS = 0x11D3;
+
+    /** A {@code cl_int} of an event's information into {@code value}. */
+    public static int clGetEventInfo(MemorySegment event, int param, MemorySegment value) {
+        try {
+            return (int) Bound.GET_EVENT_INFO.invokeExact(event, param, 4L, value, MemorySegment.NULL);
         } catch (Throwable t) {
             throw rethrow(t);
         }

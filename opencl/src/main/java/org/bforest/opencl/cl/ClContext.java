@@ -356,10 +356,17 @@ public final class ClContext implements AutoCloseable {
     }
 
     /**
-     * Adds the device time of a finished command's {@code event} to {@code into[0]} and releases
-     * the event; a context whose profiling fails (a broken one) adds nothing.
+     * Adds the device time of a finished command's {@code event} to {@code into[at]} and releases
+     * the event; a context whose profiling fails (a broken one) adds nothing. Returns the command's
+     * execution status: negative, its error, if it failed (a driver may report a command's failure
+     * there only, its queue's blocking call returning success), else {@code CL_COMPLETE} (0); a
+     * status that cannot be read counts as complete.
      */
-    public void drain(MemorySegment event, long[] into, int at) {
+    public int drain(MemorySegment event, long[] into, int at) {
+        int status = Cl.CL_SUCCESS;
+        if (Cl.clGetEventInfo(event, Cl.CL_EVENT_COMMAND_EXECUTION_STATUS, argSlot) == Cl.CL_SUCCESS) {
+            status = Math.min(0, argSlot.get(JAVA_INT, 0));
+        }
         if (Cl.clGetEventProfilingInfo(event, Cl.CL_PROFILING_COMMAND_START, argSlot) == Cl.CL_SUCCESS) {
             long start = argSlot.get(JAVA_LONG, 0);
             if (Cl.clGetEventProfilingInfo(event, Cl.CL_PROFILING_COMMAND_END, argSlot) == Cl.CL_SUCCESS) {
@@ -367,6 +374,7 @@ public final class ClContext implements AutoCloseable {
             }
         }
         Cl.clReleaseEvent(event);
+        return status;
     }
 
     // ---- programs and kernels -------------------------------------------------------------------

@@ -55,6 +55,7 @@ final class ClLibrary {
             Map.entry("clReleaseKernel", 37),
             Map.entry("clSetKernelArg", 38),
             Map.entry("clWaitForEvents", 41),
+            Map.entry("clGetEventInfo", 42),
             Map.entry("clReleaseEvent", 44),
             Map.entry("clGetEventProfilingInfo", 45),
             Map.entry("clFinish", 47),

@@ -69,6 +69,10 @@ public final class ClScope implements AutoCloseable {
     /** Tests: the device call that fails, counted down (0: none). */
     private long faultIn;
     private int faultStatus;
+    /** Tests: the device call whose command fails on the device, counted down (0: none), and then its event's index. */
+    private long commandFaultIn;
+    private int commandFaultStatus;
+    private int faultyEvent = -1;
 
     /** A scope in {@code device}'s shared context. */
     public ClScope(ClDevice device) {
@@ -96,6 +100,9 @@ public final class ClScope implements AutoCloseable {
      */
     private void call(String what, boolean queue) {
         open();
+        if (commandFaultIn > 0 && --commandFaultIn == 0) {
+            faultyEvent = Integer.MAX_VALUE;   // the next command recorded
+        }
         if (faultIn > 0 && --faultIn == 0) {
             OpenClException e = new OpenClException(what + " failed: " + ClErrors.name(faultStatus) + " ("
                     + faultStatus + ") (a failure injected by a test)", faultStatus);
@@ -116,6 +123,20 @@ public final class ClScope implements AutoCloseable {
         synchronized (ctx) {
             faultIn = n;
             faultStatus = status;
+        }
+    }
+
+    /**
+     * For tests: the {@code n}-th device call from now (1: the next) reaches the driver and
+     * succeeds, but its command (or, for a call that enqueues none, the next command) fails on the
+     * device with {@code status}: its event says so, and the next blocking call, which the driver
+     * lets succeed, finds it there, as it would a driver's lazy allocation that failed; 0 cancels.
+     */
+    public void failCommandAt(long n, int status) {
+        synchronized (ctx) {
+            commandFaultIn = n;
+            commandFaultStatus = status;
+            faultyEvent = -1;
         }
     }
 
@@ -440,11 +461,19 @@ public final class ClScope implements AutoCloseable {
             events = Arrays.copyOf(events, 2 * pending);
             eventKinds = Arrays.copyOf(eventKinds, 2 * pending);
         }
+        if (faultyEvent == Integer.MAX_VALUE) {
+            faultyEvent = pending;
+        }
         events[pending] = eventSlot.get(ValueLayout.ADDRESS, 0);
         eventKinds[pending++] = kind;
     }
 
-    /** After a blocking call: the queue has passed every command enqueued before it. */
+    /**
+     * After a blocking call: the queue has passed every command enqueued before it. A command
+     * whose event says it failed fails the call, as a failed call would (the context broken
+     * unless memory ran out): the blocking call's own success does not vouch for the commands
+     * before it (the OpenCL specification reports a command's failure in its event).
+     */
     private void landed() {
         stageUsed = 0;
         touched = false;
@@ -453,11 +482,23 @@ public final class ClScope implements AutoCloseable {
             ctx.releasePinned(r);
         }
         retired.clear();
+        int failed = Cl.CL_SUCCESS;
+        byte failedKind = KERNEL;
         for (int i = 0; i < pending; i++) {
-            ctx.drain(events[i], times, eventKinds[i] == KERNEL ? 0 : 1);
+            int status = ctx.drain(events[i], times, eventKinds[i] == KERNEL ? 0 : 1);
+            if (i == faultyEvent) {
+                status = commandFaultStatus;
+                faultyEvent = -1;
+            }
+            if (status < 0 && failed == Cl.CL_SUCCESS) {
+                failed = status;
+                failedKind = eventKinds[i];
+            }
             events[i] = null;
         }
         pending = 0;
+        ctx.checkQueue(failed, failedKind == KERNEL ? "a kernel launch (its event's status)"
+                : "a transfer or fill (its event's status)");
     }
 
     /**

@@ -92,20 +92,26 @@ final class LookUpBatches {
                 chunkFrom[slot] = from;
                 chunkN[slot] = n;
                 if (c > 0) {   // the chunk before, while the device searches this one
-                    answers(values, chunkFrom[slot ^ 1], chunkN[slot ^ 1], slot ^ 1);
+                    answers(values, chunkFrom[slot ^ 1], chunkN[slot ^ 1], slot ^ 1, false);
                 }
             }
             int last = (c - 1) & 1;
-            answers(values, chunkFrom[last], chunkN[last], last);
-            cl.afterReads();
+            answers(values, chunkFrom[last], chunkN[last], last, true);
         } finally {
             store.useQuerySlot(0);
         }
     }
 
-    /** A chunk's answers, in the caller's order in its slot's pinned memory once read, copied out. */
-    private void answers(long[] values, int from, int n, int slot) {
+    /**
+     * A chunk's answers, in the caller's order in its slot's pinned memory once read, copied out;
+     * the last chunk's after every command of the batch is known to have run (a failed one throws
+     * before the caller's array is written).
+     */
+    private void answers(long[] values, int from, int n, int slot, boolean last) {
         MemorySegment out = cl.awaitRead(slot);
+        if (last) {
+            cl.afterReads();
+        }
         HostWork.split(n, (part, lo, hi) -> MemorySegment.copy(out, ValueLayout.JAVA_LONG, 8L * lo, values, from + lo,
                 hi - lo));
     }

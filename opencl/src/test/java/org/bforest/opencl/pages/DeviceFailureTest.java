@@ -31,7 +31,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * failure came before the batch changed anything) or failed (every later call throws
  * {@link IllegalStateException} naming the cause) — never a tree that answers wrongly. A driver
  * that allocates lazily reports "out of memory" at first use, which is a failure of a fill, a
- * launch or a read: covered by the same sweep.
+ * launch or a read: covered by the same sweep, once with the call failing and once with the call
+ * succeeding and its command's event reporting the failure.
  */
 class DeviceFailureTest {
     private static final int OUT_OF_RESOURCES = -5;
@@ -102,9 +103,16 @@ class DeviceFailureTest {
         return m;
     }
 
+    /**
+     * Each variant: the structure, and how the failure comes: "call", the call's own status (as a
+     * driver that fails at once), or "command", the call succeeds and its command's event says it
+     * failed, found at the next blocking call (as a driver that fails a command later).
+     */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"gpu-btree", "hybrid"})
-    void aFailureAtAnyDeviceCallOfABatchLeavesTheTreeAsItWasOrFailed(String structure) {
+    @ValueSource(strings = {"gpu-btree call", "hybrid call", "gpu-btree command", "hybrid command"})
+    void aFailureAtAnyDeviceCallOfABatchLeavesTheTreeAsItWasOrFailed(String variant) {
+        String structure = variant.split(" ")[0];
+        boolean command = variant.endsWith("command");
         ClDevice device = OpenClTesting.handle();
         long seed = Long.getLong("bforest.failure.seed", 0xFA11L);
         int unchanged = 0;
@@ -125,9 +133,13 @@ class DeviceFailureTest {
             PagedTree tree = build(structure, device);
             try {
                 for (long k = 1; k <= calls; k++) {
-                    String at = structure + ", " + batch.name() + ", failure at device call " + k + " of " + calls
+                    String at = variant + ", " + batch.name() + ", failure at device call " + k + " of " + calls
                             + " (seed " + seed + ")";
-                    tree.failAt(k, OUT_OF_RESOURCES);
+                    if (command) {
+                        tree.cl.failCommandAt(k, OUT_OF_RESOURCES);
+                    } else {
+                        tree.failAt(k, OUT_OF_RESOURCES);
+                    }
                     OpenClException thrown = null;
                     try {
                         batch.onTree().accept(tree);
@@ -135,6 +147,7 @@ class DeviceFailureTest {
                         thrown = e;
                     }
                     tree.failAt(0, 0);
+                    tree.cl.failCommandAt(0, 0);
                     if (tree.hasFailed()) {
                         PagedTree dead = tree;
                         assertNotNull(thrown, at + ": failed without an exception");
@@ -163,7 +176,7 @@ class DeviceFailureTest {
                 tree.close();
             }
         }
-        assertTrue(unchanged > 10 && failed > 10, structure + ": the sweep left " + unchanged + " trees unchanged and "
+        assertTrue(unchanged > 10 && failed > 10, variant + ": the sweep left " + unchanged + " trees unchanged and "
                 + failed + " failed: it does not reach both sides of the point of no return");
     }
 
