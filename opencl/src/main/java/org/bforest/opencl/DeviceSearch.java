@@ -13,7 +13,7 @@ package org.bforest.opencl;
  *   <li>{@link #group()}: work-items that search one query's page together (Awad et al., PPoPP'19:
  *       a warp cooperating on a node; Harmonia: thread groups narrowed to the node's fanout), a
  *       {@code group}-ary search in place of a binary one; 1 is one work-item a query.</li>
- *   <li>{@link #lanes()}: with one work-item a query or more (group 1), the queries a work-item
+ *   <li>{@link #lanes()}: with a group of 1, the queries one work-item
  *       searches together, in lock-step. A GPU hides one work-item's memory latency behind
  *       thousands of others (1 there); a CPU device runs a work-item's searches one after another,
  *       each step a load the next waits for, and lanes give its out-of-order core that many

@@ -263,7 +263,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
      */
     private void sendQueries(long[] keys, int from, int n, long[] vals, int[] to, long absent, boolean full,
             boolean nearlySorted) {
-        ClBuffer queries = store.scratch(Scratch.QUERIES, 16L * n);   // the descent's own scratch is another
+        ClBuffer queries = store.scratch(Scratch.QUERIES, 16L * n);   // prepareDescent sizes other scratch
         store.scratch(Scratch.OUT, 24L * n);
         prepareDescent(keys, from, n, nearlySorted);
         store.writeLongs(queries, 0, keys, from, n, vals, from, n);

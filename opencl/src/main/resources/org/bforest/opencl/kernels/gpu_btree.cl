@@ -118,9 +118,9 @@ static inline void ranks_le(__global const long *pages, const int *pg, int page_
 // out[n + i] the slot it is in, or -(insertion point) - 1 when it is not there (as
 // Arrays.binarySearch), out[2n + i] its leaf page: one transfer brings all three back. Unless
 // full: then a look-up that wants the values alone (getAll) writes its value (see leaf_answer)
-// and nothing else, no path, no slot, no page (a third of the bytes written, a quarter with the path). Work-item w
-// takes queries w * LANES .. w * LANES + LANES - 1; those past n search a copy of the last query
-// and write nothing.
+// and nothing else, no path, no slot, no page (a third of the bytes written, a quarter with the
+// path). Work-item w takes queries w * LANES .. w * LANES + LANES - 1; those past n search a copy
+// of the last query and write nothing.
 __kernel void descend_lookup(__global const long *inner_keys,
                              __global const int *kids,
                              __global const long *keys,
