@@ -99,7 +99,7 @@ final class GpuBTree extends PagedTree {
      * 0 (the root) to {@code height} (the leaves), and the leaf look-up.
      */
     @Override
-    protected void enqueueLookup(long[] keys, int from, int n, long absent, boolean full, int toAt) {
+    protected void enqueueLookup(int n, long absent, boolean full, int toAt) {
         descent.enqueue(store.innerKeys, store.innerKids, store.leafKeys, store.leafValues, pageKeys, height, root,
                 height > 0 ? innerCount[root] : 0, store.scratch(Scratch.PATH, 4L * (height + 1) * n), store.scratch(Scratch.QUERIES, 16L * n),
                 store.scratch(Scratch.OUT, 24L * n), absent, n, full, toAt);

@@ -102,8 +102,8 @@ final class HybridTree extends PagedTree {
     }
 
     @Override
-    protected void enqueueLookup(long[] keys, int from, int n, long absent, boolean full, int toAt) {
-        // The leaves prepareDescent found for these keys.
+    protected void enqueueLookup(int n, long absent, boolean full, int toAt) {
+        // The leaves prepareDescent found for the batch.
         ClBuffer pages = store.scratch(Scratch.PATH, 4L * n);
         store.writeInts(pages, leaves, n);
         lookupAt.enqueue(store.leafKeys, store.leafValues, pageKeys, pages, store.scratch(Scratch.QUERIES, 16L * n),

@@ -203,14 +203,14 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     // ---- the descent: the subclass's ----------------------------------------------------------
 
     /**
-     * Enqueues the look-up of the {@code n} queries in the QUERIES scratch, also {@code keys[from,
-     * from + n)} on the host: when it has run, OUT holds n values ({@code absent} where a key is
+     * Enqueues the look-up of the {@code n} queries in the QUERIES scratch: when it has run, OUT
+     * holds n values ({@code absent} where a key is
      * not there), n slots ({@code < 0}: not there, -(insertion point) - 1) and n leaf pages (and a
      * device descent its path); unless {@code full}, the values alone, value i at the int at index
      * {@code toAt + i} of QUERIES if {@code toAt >= 0}. Called under the tree's lock, by
      * {@link #sendQueries}, after {@link #prepareDescent} of the same keys.
      */
-    protected abstract void enqueueLookup(long[] keys, int from, int n, long absent, boolean full, int toAt);
+    protected abstract void enqueueLookup(int n, long absent, boolean full, int toAt);
 
     /**
      * Sizes the scratch the descent needs beyond QUERIES and OUT and does its host part, before the
@@ -270,7 +270,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         if (to != null) {
             store.writeInts(queries, 2L * n, to, n);   // where a put's values go
         }
-        enqueueLookup(keys, from, n, absent, full, to == null ? -1 : 2 * n);
+        enqueueLookup(n, absent, full, to == null ? -1 : 2 * n);
     }
 
     // ---- reads ----------------------------------------------------------------------------------

@@ -111,6 +111,19 @@ static inline void ranks_le(__global const long *pages, const int *pg, int page_
     }
 }
 
+// The leaf search of a work-item's LANES queries, queries[first + k] in leaf page p[k], and the
+// answers of those below n (see leaf_answer).
+static inline void leaf_answers(__global const long *keys, __global const long *values, int page_keys, const int *p,
+                                const long *q, __global long *out, long absent, int n, int first, int full,
+                                __global const int *to, int to_at)
+{
+    int r[LANES];
+    ranks_le(keys, p, page_keys, page_keys, q, r);
+    for (int k = 0; k < min(LANES, n - first); k++) {
+        leaf_answer(keys, values, page_keys, p[k], q[k], r[k], out, absent, n, first + k, full, to, to_at);
+    }
+}
+
 // The whole descent of queries[i] in one launch: the paper launches a kernel a level from the host;
 // one launch for every level costs a launch instead of height + 1, and the path is kept all the
 // same (row 0 the root, row height the leaf), so that an insert that splits pages finds the
@@ -168,10 +181,7 @@ __kernel void descend_lookup(__global const long *inner_keys,
             }
         }
     }
-    ranks_le(keys, p, page_keys, page_keys, q, r);
-    for (int k = 0; k < mine; k++) {
-        leaf_answer(keys, values, page_keys, p[k], q[k], r[k], out, absent, n, first + k, full, to, to_at);
-    }
+    leaf_answers(keys, values, page_keys, p, q, out, absent, n, first, full, to, to_at);
 }
 
 // The hybrid tree's leaf level: the CPU has descended its inner levels and left each query's leaf
@@ -195,16 +205,12 @@ __kernel void lookup_at(__global const long *keys,
     }
     long q[LANES];
     int p[LANES];
-    int r[LANES];
     for (int k = 0; k < LANES; k++) {
         int j = min(first + k, n - 1);
         q[k] = queries[j];
         p[k] = pages[j];
     }
-    ranks_le(keys, p, page_keys, page_keys, q, r);
-    for (int k = 0; k < min(LANES, n - first); k++) {
-        leaf_answer(keys, values, page_keys, p[k], q[k], r[k], out, absent, n, first + k, full, to, to_at);
-    }
+    leaf_answers(keys, values, page_keys, p, q, out, absent, n, first, full, to, to_at);
 }
 
 // ---- group search: a few work-items cooperate on one query's page ---------------------------------
