@@ -14,8 +14,11 @@ package org.bforest.util;
  * {@code size()} evenly spread keys. Keys that agree on those bits may stay in batch order
  * ({@link #sortedFromBit} says from which bit the order holds), which no tree can tell from ascending: they
  * lie a 256th of the batch's mean gap apart. So a uniform batch of a million 64-bit keys takes 4
- * passes, not 8; a digit every key shares is skipped. The arrays are the call's own (allocated
- * per sort, none per key).
+ * passes, not 8; a digit every key shares is skipped. {@link #ascending} sorts the same leading
+ * bits and then only the runs of keys that agree on them, which are short (a uniform batch's are
+ * nearly all one key): a stable insertion sort for a short run, the same radix passes over the
+ * rest of the bits for a long one; so exact order costs one more sequential pass, not four more
+ * scattering ones. The arrays are the call's own (allocated per sort, none per key).
  */
 public final class BatchOrder {
     /**
@@ -26,6 +29,12 @@ public final class BatchOrder {
     public static final int WORTH_SORTING = 4096;
     private static final int DIGIT_BITS = 8;
     private static final int BUCKETS = 1 << DIGIT_BITS;
+    /**
+     * The longest run of keys agreeing in the sorted bits that {@link #ascending} finishes by
+     * insertion (at most this squared over four moves); a longer one gets radix passes, whose
+     * 256 counters a digit cost more than insertion below about this many keys.
+     */
+    private static final int INSERTION_RUN = 48;
 
     /** The batch's keys in order of their leading bits (see the class comment), repeats kept. */
     public final long[] keys;
@@ -96,47 +105,112 @@ public final class BatchOrder {
             return new BatchOrder(k, p, 0); // already ascending (and stable): nothing to move
         }
         int differing = Long.SIZE - Long.numberOfLeadingZeros(differ);
-        // Bits that separate n keys spread evenly, and 8 more; the digits below them stay unsorted.
-        int wanted = full ? differing : Math.min(differing, Integer.SIZE - Integer.numberOfLeadingZeros(n) + DIGIT_BITS);
+        // Bits that separate n keys spread evenly, and 8 more; the digits below them stay unsorted
+        // (ascending() finishes the runs that agree on the sorted ones afterwards).
+        int wanted = Math.min(differing, Integer.SIZE - Integer.numberOfLeadingZeros(n) + DIGIT_BITS);
         int lowest = (differing - wanted) / DIGIT_BITS; // the lowest digit sorted
         int digits = (differing + DIGIT_BITS - 1) / DIGIT_BITS;
-        int[][] counts = new int[digits][];
-        for (int d = lowest; d < digits; d++) {
-            counts[d] = new int[BUCKETS];
+        long[] k2 = new long[n];
+        int[] p2 = new int[n];
+        int[][] counts = new int[digits][BUCKETS];
+        if (radix(k, p, k2, p2, counts, 0, n, lowest, digits)) {
+            System.arraycopy(k2, 0, k, 0, n);   // an odd number of passes ended in the scratch
+            System.arraycopy(p2, 0, p, 0, n);
         }
-        for (int i = 0; i < n; i++) {
+        if (!full || lowest == 0) {
+            return new BatchOrder(k, p, lowest * DIGIT_BITS);
+        }
+        // Exact order: each run of keys agreeing in the sorted bits is in batch order; sort it by
+        // the bits below (a stable sort, so equal keys stay in the order they came).
+        int shift = lowest * DIGIT_BITS;
+        int start = 0;
+        for (int i = 1; i <= n; i++) {
+            if (i < n && (k[i] ^ k[start]) >>> shift == 0) {
+                continue;
+            }
+            if (i - start > INSERTION_RUN) {
+                if (radix(k, p, k2, p2, counts, start, i, 0, lowest)) {
+                    System.arraycopy(k2, start, k, start, i - start);
+                    System.arraycopy(p2, start, p, start, i - start);
+                }
+            } else if (i - start > 1) {
+                insertion(k, p, start, i);
+            }
+            start = i;
+        }
+        return new BatchOrder(k, p, 0);
+    }
+
+    /**
+     * Stable LSD radix passes over {@code [from, to)} of {@code k} and {@code p} (positions
+     * alongside), digits {@code [lowest, digits)}, between them and the scratch {@code k2},
+     * {@code p2}; a digit every key there shares is skipped. {@code counts}: a digit's 256
+     * counters each, reused from call to call (a sort's many runs allocate nothing). Returns
+     * whether the result ended in the scratch (an odd number of passes).
+     */
+    private static boolean radix(long[] k, int[] p, long[] k2, int[] p2, int[][] counts, int from, int to,
+            int lowest, int digits) {
+        int n = to - from;
+        if (digits <= lowest) {
+            return false;
+        }
+        for (int d = lowest; d < digits; d++) {
+            java.util.Arrays.fill(counts[d], 0);
+        }
+        for (int i = from; i < to; i++) {
             long u = k[i] ^ Long.MIN_VALUE;
             for (int d = lowest; d < digits; d++) {
                 counts[d][(int) (u >>> (d * DIGIT_BITS)) & (BUCKETS - 1)]++;
             }
         }
-        long[] k2 = new long[n];
-        int[] p2 = new int[n];
+        long first = k[from] ^ Long.MIN_VALUE;
+        boolean inScratch = false;
+        long[] src = k;
+        long[] dst = k2;
+        int[] srcP = p;
+        int[] dstP = p2;
         for (int d = lowest; d < digits; d++) {
             int[] c = counts[d];
             if (c[(int) ((first >>> (d * DIGIT_BITS)) & (BUCKETS - 1))] == n) {
                 continue; // every key has this digit: the pass would move nothing
             }
-            int sum = 0;
+            int sum = from;
             for (int b = 0; b < BUCKETS; b++) {
                 int t = c[b];
                 c[b] = sum;
                 sum += t;
             }
             int shift = d * DIGIT_BITS;
-            for (int i = 0; i < n; i++) {
-                long key = k[i];
+            for (int i = from; i < to; i++) {
+                long key = src[i];
                 int at = c[(int) (((key ^ Long.MIN_VALUE) >>> shift) & (BUCKETS - 1))]++;
-                k2[at] = key;
-                p2[at] = p[i];
+                dst[at] = key;
+                dstP[at] = srcP[i];
             }
-            long[] tk = k;
-            k = k2;
-            k2 = tk;
-            int[] tp = p;
-            p = p2;
-            p2 = tp;
+            long[] tk = src;
+            src = dst;
+            dst = tk;
+            int[] tp = srcP;
+            srcP = dstP;
+            dstP = tp;
+            inScratch = !inScratch;
         }
-        return new BatchOrder(k, p, lowest * DIGIT_BITS);
+        return inScratch;
+    }
+
+    /** A stable insertion sort of {@code [from, to)} by key (signed), positions alongside. */
+    private static void insertion(long[] k, int[] p, int from, int to) {
+        for (int i = from + 1; i < to; i++) {
+            long key = k[i];
+            int pos = p[i];
+            int j = i - 1;
+            while (j >= from && k[j] > key) {
+                k[j + 1] = k[j];
+                p[j + 1] = p[j];
+                j--;
+            }
+            k[j + 1] = key;
+            p[j + 1] = pos;
+        }
     }
 }

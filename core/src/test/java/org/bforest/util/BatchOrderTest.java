@@ -69,6 +69,15 @@ class BatchOrderTest {
             long[] edges = {Long.MIN_VALUE, Long.MAX_VALUE, -1, 0, 1, Long.MIN_VALUE + 1, Long.MAX_VALUE - 1};
             check(batch(n, () -> edges[r.nextInt(edges.length)]), "edges n=" + n);
             check(batch(n, () -> r.nextLong() >>> r.nextInt(64)), "skewed n=" + n);
+            // Runs that agree in the leading bits the partial order sorts, of about 2, 40 and
+            // 1000 keys, which ascending() finishes by insertion or by radix passes.
+            for (int run : new int[] {2, 40, 1000}) {
+                long[] bases = batch(Math.max(1, n / run), r::nextLong);
+                check(batch(n, () -> (bases[r.nextInt(bases.length)] & -(1L << 24)) | r.nextInt(1 << 24)),
+                        "runs of " + run + " n=" + n);
+                check(batch(n, () -> (bases[r.nextInt(bases.length)] & -(1L << 24)) | r.nextInt(4)),
+                        "runs of " + run + " with repeats n=" + n);
+            }
             long[] asc = batch(n, r::nextLong);
             java.util.Arrays.sort(asc);
             check(asc, "ascending n=" + n);
