@@ -35,6 +35,8 @@ public final class BatchOrder {
      * 256 counters a digit cost more than insertion below about this many keys.
      */
     private static final int INSERTION_RUN = 48;
+    /** The least batch {@link #ascending(long[], int, Parts)} splits over parts. */
+    static final int PARALLEL_FROM = 1 << 16;
 
     /** The batch's keys in order of their leading bits (see the class comment), repeats kept. */
     public final long[] keys;
@@ -81,6 +83,120 @@ public final class BatchOrder {
         return sort(batch, true);
     }
 
+    /**
+     * {@link #ascending(long[])} with its passes cut into {@code parts} parts that {@code runner}
+     * may run side by side (the OpenCL trees hand their host threads): the batch is first split by
+     * its 8 leading differing bits (each part counts and moves its own slice, so the split is
+     * stable), then each of the 256 buckets, a contiguous range small enough for the caches, is
+     * sorted on its own as {@link #ascending(long[])} sorts a batch, the parts claiming buckets in
+     * turn. One part, or a batch below 64K keys, is the one-thread sort.
+     *
+     * @param batch the keys, in any order (not changed)
+     * @param parts how many parts each pass is cut into, at least 1
+     * @param runner runs parts {@code 0..parts-1} of a pass and returns when every one has
+     * @return as {@link #ascending(long[])}
+     */
+    public static BatchOrder ascending(long[] batch, int parts, Parts runner) {
+        int n = batch.length;
+        if (parts < 1) {
+            throw new IllegalArgumentException("parts must be at least 1, got " + parts);
+        }
+        if (parts == 1 || n < PARALLEL_FROM) {
+            return sort(batch, true);
+        }
+        long[] k = new long[n];
+        int[] p = new int[n];
+        long[] differs = new long[parts];
+        boolean[] sorted = new boolean[parts];
+        long first = batch[0];
+        runner.run(parts, part -> {
+            int from = start(n, parts, part);
+            int to = start(n, parts, part + 1);
+            long differ = 0;
+            boolean ascending = true;
+            long prev = from == 0 ? Long.MIN_VALUE : batch[from - 1];
+            for (int i = from; i < to; i++) {
+                long key = batch[i];
+                differ |= key ^ first;
+                ascending &= key >= prev;
+                prev = key;
+                k[i] = key;
+                p[i] = i;
+            }
+            differs[part] = differ;
+            sorted[part] = ascending;
+        });
+        long differ = 0;
+        boolean all = true;
+        for (int part = 0; part < parts; part++) {
+            differ |= differs[part];
+            all &= sorted[part];
+        }
+        if (all) {
+            return new BatchOrder(k, p, 0);
+        }
+        // The split: the 8 leading bits in which the keys differ (above them all keys agree).
+        int shift = Math.max(0, Long.SIZE - Long.numberOfLeadingZeros(differ) - DIGIT_BITS);
+        int[][] offsets = new int[parts][BUCKETS];
+        runner.run(parts, part -> {
+            int[] c = offsets[part];
+            for (int i = start(n, parts, part), to = start(n, parts, part + 1); i < to; i++) {
+                c[(int) (((k[i] ^ Long.MIN_VALUE) >>> shift) & (BUCKETS - 1))]++;
+            }
+        });
+        int[] bucketStart = new int[BUCKETS + 1];
+        int sum = 0;
+        for (int b = 0; b < BUCKETS; b++) {
+            bucketStart[b] = sum;
+            for (int part = 0; part < parts; part++) {   // a bucket's keys in part order: stable
+                int t = offsets[part][b];
+                offsets[part][b] = sum;
+                sum += t;
+            }
+        }
+        bucketStart[BUCKETS] = n;
+        long[] k2 = new long[n];
+        int[] p2 = new int[n];
+        runner.run(parts, part -> {
+            int[] at = offsets[part];
+            for (int i = start(n, parts, part), to = start(n, parts, part + 1); i < to; i++) {
+                long key = k[i];
+                int to2 = at[(int) (((key ^ Long.MIN_VALUE) >>> shift) & (BUCKETS - 1))]++;
+                k2[to2] = key;
+                p2[to2] = p[i];
+            }
+        });
+        // Each bucket sorted exactly in place in k2/p2, with k/p (now free) as its scratch.
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        runner.run(parts, part -> {
+            int[][] counts = new int[Long.SIZE / DIGIT_BITS][BUCKETS];
+            for (int b = next.getAndIncrement(); b < BUCKETS; b = next.getAndIncrement()) {
+                int from = bucketStart[b];
+                int to = bucketStart[b + 1];
+                if (to - from > 1) {
+                    long d = 0;
+                    for (int i = from + 1; i < to; i++) {
+                        d |= k2[i] ^ k2[from];
+                    }
+                    sortRange(k2, p2, k, p, counts, from, to, d);
+                }
+            }
+        });
+        return new BatchOrder(k2, p2, 0);
+    }
+
+    /** Runs the parts of a pass ({@link #ascending(long[], int, Parts)}). */
+    @FunctionalInterface
+    public interface Parts {
+        /** Runs {@code part.accept(i)} for every i in {@code [0, parts)}, in any order or side by side; returns when all have. */
+        void run(int parts, java.util.function.IntConsumer part);
+    }
+
+    /** Where part {@code part} of {@code parts} over {@code [0, n)} starts. */
+    private static int start(int n, int parts, int part) {
+        return (int) ((long) n * part / parts);
+    }
+
     private static BatchOrder sort(long[] batch, boolean full) {
         int n = batch.length;
         long[] k = new long[n];
@@ -88,14 +204,13 @@ public final class BatchOrder {
         if (n == 0) {
             return new BatchOrder(k, p, 0);
         }
-        // Signed order is the unsigned order of the keys with the sign bit flipped.
-        long first = batch[0] ^ Long.MIN_VALUE;
+        long first = batch[0];
         long differ = 0;
         boolean sorted = true;
         long prev = Long.MIN_VALUE;
         for (int i = 0; i < n; i++) {
             long key = batch[i];
-            differ |= (key ^ Long.MIN_VALUE) ^ first;
+            differ |= key ^ first;
             sorted &= key >= prev;
             prev = key;
             k[i] = key;
@@ -104,28 +219,55 @@ public final class BatchOrder {
         if (sorted) {
             return new BatchOrder(k, p, 0); // already ascending (and stable): nothing to move
         }
+        long[] k2 = new long[n];
+        int[] p2 = new int[n];
+        int[][] counts = new int[Long.SIZE / DIGIT_BITS][BUCKETS];
+        int from = full ? sortRange(k, p, k2, p2, counts, 0, n, differ)
+                : leadingBits(k, p, k2, p2, counts, 0, n, differ);
+        return new BatchOrder(k, p, from);
+    }
+
+    /**
+     * Sorts {@code [from, to)} of {@code k} (positions {@code p} alongside) by its leading bits,
+     * as {@link #of} promises, with {@code k2}, {@code p2} as scratch at the same indices; the
+     * result is in {@code k}, {@code p}. {@code differ}: the bits in which the range's keys
+     * differ (the OR of each key XOR any one of them). Returns the lowest bit sorted.
+     */
+    private static int leadingBits(long[] k, int[] p, long[] k2, int[] p2, int[][] counts, int from, int to,
+            long differ) {
+        int n = to - from;
         int differing = Long.SIZE - Long.numberOfLeadingZeros(differ);
         // Bits that separate n keys spread evenly, and 8 more; the digits below them stay unsorted
         // (ascending() finishes the runs that agree on the sorted ones afterwards).
         int wanted = Math.min(differing, Integer.SIZE - Integer.numberOfLeadingZeros(n) + DIGIT_BITS);
         int lowest = (differing - wanted) / DIGIT_BITS; // the lowest digit sorted
         int digits = (differing + DIGIT_BITS - 1) / DIGIT_BITS;
-        long[] k2 = new long[n];
-        int[] p2 = new int[n];
-        int[][] counts = new int[digits][BUCKETS];
-        if (radix(k, p, k2, p2, counts, 0, n, lowest, digits)) {
-            System.arraycopy(k2, 0, k, 0, n);   // an odd number of passes ended in the scratch
-            System.arraycopy(p2, 0, p, 0, n);
+        if (radix(k, p, k2, p2, counts, from, to, lowest, digits)) {
+            System.arraycopy(k2, from, k, from, n);   // an odd number of passes ended in the scratch
+            System.arraycopy(p2, from, p, from, n);
         }
-        if (!full || lowest == 0) {
-            return new BatchOrder(k, p, lowest * DIGIT_BITS);
+        return lowest * DIGIT_BITS;
+    }
+
+    /**
+     * Sorts {@code [from, to)} of {@code k} (positions alongside) exactly and stably, the result
+     * in {@code k}, {@code p}: its leading bits ({@link #leadingBits}), then each run of keys
+     * that agree in them (in batch order) by the bits below. Returns 0, the lowest bit sorted.
+     */
+    private static int sortRange(long[] k, int[] p, long[] k2, int[] p2, int[][] counts, int from, int to,
+            long differ) {
+        if (to - from <= INSERTION_RUN) {
+            insertion(k, p, from, to);
+            return 0;
         }
-        // Exact order: each run of keys agreeing in the sorted bits is in batch order; sort it by
-        // the bits below (a stable sort, so equal keys stay in the order they came).
-        int shift = lowest * DIGIT_BITS;
-        int start = 0;
-        for (int i = 1; i <= n; i++) {
-            if (i < n && (k[i] ^ k[start]) >>> shift == 0) {
+        int shift = leadingBits(k, p, k2, p2, counts, from, to, differ);
+        if (shift == 0) {
+            return 0;
+        }
+        int lowest = shift / DIGIT_BITS;
+        int start = from;
+        for (int i = from + 1; i <= to; i++) {
+            if (i < to && (k[i] ^ k[start]) >>> shift == 0) {
                 continue;
             }
             if (i - start > INSERTION_RUN) {
@@ -138,7 +280,7 @@ public final class BatchOrder {
             }
             start = i;
         }
-        return new BatchOrder(k, p, 0);
+        return 0;
     }
 
     /**

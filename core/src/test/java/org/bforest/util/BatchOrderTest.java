@@ -1,6 +1,8 @@
 package org.bforest.util;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -18,6 +20,21 @@ class BatchOrderTest {
         BatchOrder exact = BatchOrder.ascending(batch);
         assertEquals(0, exact.sortedFromBit, what + ": ascending() sorts every bit");
         check(batch, exact, what + ", ascending()");
+        // In parts: run backwards on one thread (no part may rely on another's order), and on
+        // the common pool's threads; the same keys and positions as the one-thread sort.
+        BatchOrder.Parts backwards = (parts, part) -> {
+            for (int i = parts - 1; i >= 0; i--) {
+                part.accept(i);
+            }
+        };
+        BatchOrder.Parts pool = (parts, part) -> java.util.stream.IntStream.range(0, parts).parallel().forEach(part);
+        for (BatchOrder o : new BatchOrder[] {BatchOrder.ascending(batch, 3, backwards),
+                BatchOrder.ascending(batch, 7, pool), BatchOrder.ascending(batch, 1, pool)}) {
+            assertEquals(0, o.sortedFromBit, what + ": ascending() in parts sorts every bit");
+            check(batch, o, what + ", ascending() in parts");
+            assertArrayEquals(exact.keys, o.keys, what + ": in parts, other keys");
+            assertArrayEquals(exact.from, o.from, what + ": in parts, other positions");
+        }
     }
 
     /** Checks that {@code o}, a sort of {@code batch}, keeps every promise of {@link BatchOrder}. */
@@ -101,5 +118,12 @@ class BatchOrderTest {
         // A uniform one sorts its leading bits only: about 8 below what separates its keys.
         BatchOrder u = BatchOrder.of(batch(1 << 20, r::nextLong));
         assertTrue(u.sortedFromBit > 0 && u.sortedFromBit <= 64 - 29, "sorted from bit " + u.sortedFromBit);
+    }
+
+    @Test
+    void partsBelowOneAreRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BatchOrder.ascending(new long[] {3, 1}, 0, (parts, part) -> { }));
+        assertTrue(e.getMessage().contains("parts must be at least 1"), e.getMessage());
     }
 }

@@ -24,11 +24,12 @@ final class BatchPlan {
      * The distinct keys of {@code keys} in ascending order (at {@code [0][0, u)}) and, when
      * {@code values} is given, the last value each is given ({@code [1]}), with
      * {@code u = result[0].length}. Linear time: a stable radix sort of the keys with their
-     * positions ({@link BatchOrder#ascending}), then one pass that keeps the last of every run of
-     * equal keys (a stable sort leaves the caller's last one last).
+     * positions ({@link BatchOrder#ascending}, its passes over the host threads of
+     * {@link HostWork}), then one pass that keeps the last of every run of equal keys (a stable
+     * sort leaves the caller's last one last).
      */
     static long[][] distinctSorted(long[] keys, long[] values) {
-        BatchOrder order = BatchOrder.ascending(keys);
+        BatchOrder order = BatchOrder.ascending(keys, HostWork.parts(keys.length), BatchPlan::runParts);
         long[] k = order.keys;
         int[] from = order.from;
         int n = k.length;
@@ -44,6 +45,15 @@ final class BatchPlan {
         }
         return u == n ? new long[][] {k, vals}
                 : new long[][] {Arrays.copyOf(k, u), vals == null ? null : Arrays.copyOf(vals, u)};
+    }
+
+    /** {@link BatchOrder.Parts} on the host threads: part i of {@code parts} is {@link HostWork}'s part i. */
+    private static void runParts(int parts, java.util.function.IntConsumer part) {
+        HostWork.split(parts, parts, (p, from, to) -> {
+            for (int i = from; i < to; i++) {
+                part.accept(i);
+            }
+        });
     }
 
     /** The keys of {@code sorted[0, u)} that go to the leaves: all but {@code Long.MAX_VALUE}, which the host keeps. */
