@@ -109,23 +109,8 @@ public final class BatchOrder {
         long[] differs = new long[parts];
         boolean[] sorted = new boolean[parts];
         long first = batch[0];
-        runner.run(parts, part -> {
-            int from = start(n, parts, part);
-            int to = start(n, parts, part + 1);
-            long differ = 0;
-            boolean ascending = true;
-            long prev = from == 0 ? Long.MIN_VALUE : batch[from - 1];
-            for (int i = from; i < to; i++) {
-                long key = batch[i];
-                differ |= key ^ first;
-                ascending &= key >= prev;
-                prev = key;
-                k[i] = key;
-                p[i] = i;
-            }
-            differs[part] = differ;
-            sorted[part] = ascending;
-        });
+        runner.run(parts, part -> differs[part] = copy(batch, k, p, start(n, parts, part), start(n, parts, part + 1),
+                first, sorted, part));
         long differ = 0;
         boolean all = true;
         for (int part = 0; part < parts; part++) {
@@ -197,18 +182,17 @@ public final class BatchOrder {
         return (int) ((long) n * part / parts);
     }
 
-    private static BatchOrder sort(long[] batch, boolean full) {
-        int n = batch.length;
-        long[] k = new long[n];
-        int[] p = new int[n];
-        if (n == 0) {
-            return new BatchOrder(k, p, 0);
-        }
-        long first = batch[0];
+    /**
+     * Copies {@code batch[from, to)} to {@code k} with the positions to {@code p}; sets
+     * {@code ascending[slot]} to whether that slice ascends (from the key before it); returns the
+     * bits in which its keys differ from {@code first}.
+     */
+    private static long copy(long[] batch, long[] k, int[] p, int from, int to, long first, boolean[] ascending,
+            int slot) {
         long differ = 0;
         boolean sorted = true;
-        long prev = Long.MIN_VALUE;
-        for (int i = 0; i < n; i++) {
+        long prev = from == 0 ? Long.MIN_VALUE : batch[from - 1];
+        for (int i = from; i < to; i++) {
             long key = batch[i];
             differ |= key ^ first;
             sorted &= key >= prev;
@@ -216,7 +200,20 @@ public final class BatchOrder {
             k[i] = key;
             p[i] = i;
         }
-        if (sorted) {
+        ascending[slot] = sorted;
+        return differ;
+    }
+
+    private static BatchOrder sort(long[] batch, boolean full) {
+        int n = batch.length;
+        long[] k = new long[n];
+        int[] p = new int[n];
+        if (n == 0) {
+            return new BatchOrder(k, p, 0);
+        }
+        boolean[] sorted = new boolean[1];
+        long differ = copy(batch, k, p, 0, n, batch[0], sorted, 0);
+        if (sorted[0]) {
             return new BatchOrder(k, p, 0); // already ascending (and stable): nothing to move
         }
         long[] k2 = new long[n];
