@@ -142,4 +142,36 @@ class PagePlanTest {
             fail("free ids: " + ids.freeCount());
         }
     }
+
+    /**
+     * A batch's distinct keys, ascending, each with the last value the batch gives it: at sizes
+     * that sort on one thread and in parts on the host threads, with many repeats.
+     */
+    @Test
+    void distinctSortedKeepsTheLastValueOfEveryKey() {
+        SplittableRandom r = new SplittableRandom(0xD15C);
+        for (int n : new int[] {0, 1, 1000, 2 * HostWork.MIN_PART + 1, 300_000}) {
+            long[] keys = new long[n];
+            long[] values = new long[n];
+            java.util.TreeMap<Long, Long> model = new java.util.TreeMap<>();
+            for (int i = 0; i < n; i++) {
+                keys[i] = switch (r.nextInt(4)) {
+                    case 0 -> r.nextLong();
+                    case 1 -> Long.MIN_VALUE + r.nextInt(3);
+                    default -> r.nextLong(-(n / 2 + 1), n / 2 + 1);   // repeats
+                };
+                values[i] = r.nextLong();
+                model.put(keys[i], values[i]);
+            }
+            long[][] out = BatchPlan.distinctSorted(keys, values);
+            assertEquals(model.size(), out[0].length, "n=" + n);
+            int i = 0;
+            for (var e : model.entrySet()) {
+                assertEquals(e.getKey(), out[0][i], "n=" + n + ", key " + i);
+                assertEquals(e.getValue(), out[1][i], "n=" + n + ", the last value of key " + e.getKey());
+                i++;
+            }
+            assertEquals(model.size(), BatchPlan.distinctSorted(keys, null)[0].length, "n=" + n + ", keys only");
+        }
+    }
 }
