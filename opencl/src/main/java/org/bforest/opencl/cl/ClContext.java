@@ -446,25 +446,32 @@ public final class ClContext implements AutoCloseable {
         }
     }
 
+    /** A kernel argument's status: the message is built only when there is something to say (a launch sets several). */
+    private static void checkArg(int status, int index) {
+        if (status != Cl.CL_SUCCESS) {
+            Cl.check(status, "clSetKernelArg(" + index + ")");
+        }
+    }
+
     /** Argument {@code index} of {@code kernel}: a buffer. */
     public void arg(MemorySegment kernel, int index, MemorySegment mem) {
         open();
         argSlot.set(ADDRESS, 0, mem);
-        Cl.check(Cl.clSetKernelArg(kernel, index, ADDRESS.byteSize(), argSlot), "clSetKernelArg(" + index + ")");
+        checkArg(Cl.clSetKernelArg(kernel, index, ADDRESS.byteSize(), argSlot), index);
     }
 
     /** Argument {@code index} of {@code kernel}: an {@code int}. */
     public void arg(MemorySegment kernel, int index, int value) {
         open();
         argSlot.set(JAVA_INT, 0, value);
-        Cl.check(Cl.clSetKernelArg(kernel, index, JAVA_INT.byteSize(), argSlot), "clSetKernelArg(" + index + ")");
+        checkArg(Cl.clSetKernelArg(kernel, index, JAVA_INT.byteSize(), argSlot), index);
     }
 
     /** Argument {@code index} of {@code kernel}: a {@code long}. */
     public void arg(MemorySegment kernel, int index, long value) {
         open();
         argSlot.set(JAVA_LONG, 0, value);
-        Cl.check(Cl.clSetKernelArg(kernel, index, JAVA_LONG.byteSize(), argSlot), "clSetKernelArg(" + index + ")");
+        checkArg(Cl.clSetKernelArg(kernel, index, JAVA_LONG.byteSize(), argSlot), index);
     }
 
     /**
@@ -550,7 +557,7 @@ public final class ClContext implements AutoCloseable {
             throw new IllegalArgumentException("a search group of " + group + " work-items does not divide the"
                     + " work-group size " + local + " of " + device.name() + ": use a smaller group");
         }
-        Cl.check(Cl.clSetKernelArg(kernel, flagsArg, 4 * local, MemorySegment.NULL), "clSetKernelArg(" + flagsArg + ", local)");
+        checkArg(Cl.clSetKernelArg(kernel, flagsArg, 4 * local, MemorySegment.NULL), flagsArg);
         sizes.setAtIndex(JAVA_LONG, 0, (global + local - 1) / local * local);
         sizes.setAtIndex(JAVA_LONG, 1, local);
         checkQueue(Cl.clEnqueueNDRangeKernel(queue, kernel, sizes, sizes.asSlice(JAVA_LONG.byteSize()), event),
