@@ -159,7 +159,12 @@ final class InnerLevels {
      * {@link Slots#MAXKEY} descends as {@code MAXKEY - 1} (the trees answer it out of band).
      */
     void findLeaves(long[] keysIn, int base, int n, int[] leaves) {
-        for (int i = 0; i < n; i++) {
+        findLeaves(keysIn, base, n, leaves, 0);
+    }
+
+    /** {@link #findLeaves} into {@code leaves[at, at + n)} (one part of a batch among several threads). */
+    void findLeaves(long[] keysIn, int base, int n, int[] leaves, int at) {
+        for (int i = at; i < at + n; i++) {
             leaves[i] = root;
         }
         long[] ka = keys.chunk(0);
@@ -173,7 +178,7 @@ final class InnerLevels {
             // (Not for inner levels that stay in a core's cache: there the pass starts no miss.)
             int t = 0;
             if (ids.inUse() > CACHED_NODES) {
-                for (int i = 0; i < n; i++) {
+                for (int i = at; i < at + n; i++) {
                     int node = leaves[i];
                     int ko = keyOffset(node);
                     int co = kidOffset(node);
@@ -181,9 +186,9 @@ final class InnerLevels {
                 }
                 t &= z;
             }
-            for (int i = 0; i < n; i++) {
+            for (int i = at; i < at + n; i++) {
                 int node = leaves[i];
-                long key = Math.min(keysIn[base + i], MAXKEY - 1);
+                long key = Math.min(keysIn[base - at + i], MAXKEY - 1);
                 int c = NodeSearch.succGT(ka, keyOffset(node), key);
                 leaves[i] = ca[kidOffset(node) + c + t];
             }

@@ -46,6 +46,11 @@ public final class SharedInnerLevels {
         inner.findLeaves(keys, base, n, leaves);
     }
 
+    /** The same into {@code leaves[at, at + n)} (one part of a batch, from any thread: the levels are only read). */
+    public void findLeaves(long[] keys, int base, int n, int[] leaves, int at) {
+        inner.findLeaves(keys, base, n, leaves, at);
+    }
+
     /**
      * The leaves of {@code keys[base, base + n)} into {@code leaves[at, at + n)} for a batch that comes
      * nearly in key order (sorted, or bucketed by leading bits): a key in the range of one of the

@@ -47,6 +47,9 @@ public final class ClScope implements AutoCloseable {
      */
     private MemorySegment[] stage;
     private long stageUsed;
+    /** Blocking calls so far ({@link #landed}), and their count when {@link #stage} handed memory out. */
+    private long landings;
+    private long stagedAt = -1;
     private final List<MemorySegment[]> retired = new ArrayList<>();
     /** Pinned host memory of the reads (they block): one read a call, however large. */
     private MemorySegment[] bounce;
@@ -306,6 +309,35 @@ public final class ClScope implements AutoCloseable {
         }
     }
 
+    /**
+     * Pinned staging memory of {@code bytes} for the caller to fill (from any thread) and then send
+     * with {@link #writeStaged}: a write without the copy of {@link #writeLongs}, for host work
+     * that produces its data straight into the memory the device reads. No blocking call of this
+     * scope may come between the two ({@link #writeStaged} throws if one did: the memory may have
+     * been handed out again); size the device buffers first.
+     */
+    public MemorySegment stage(long bytes) {
+        synchronized (ctx) {
+            open();
+            MemorySegment m = staging(Math.max(1, bytes));   // may wait (new pinned memory): before the mark
+            stagedAt = landings;
+            return m;
+        }
+    }
+
+    /** Writes {@code staged} (from {@link #stage}) to byte {@code offset} of {@code buffer} without waiting. */
+    public void writeStaged(ClBuffer buffer, long offset, MemorySegment staged) {
+        synchronized (ctx) {
+            open();
+            if (stagedAt != landings) {
+                throw new IllegalStateException("staged memory outlived its scope's blocking call: stage after sizing the buffers");
+            }
+            call("clEnqueueWriteBuffer", true);
+            ctx.writeAsync(buffer.mem, offset, staged, eventSlot);
+            recorded(TRANSFER);
+        }
+    }
+
     /** Host memory for a write in flight, valid until the scope's next blocking call. */
     private MemorySegment staging(long bytes) {
         long need = (bytes + 63) & ~63L;
@@ -476,6 +508,7 @@ public final class ClScope implements AutoCloseable {
      */
     private void landed() {
         stageUsed = 0;
+        landings++;
         touched = false;
         laterEvent[0] = laterEvent[1] = null;   // reads in flight have landed too (their memory stays)
         for (MemorySegment[] r : retired) {

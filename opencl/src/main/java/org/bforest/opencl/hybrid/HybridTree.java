@@ -80,11 +80,11 @@ final class HybridTree extends PagedTree {
     @Override
     protected void prepareDescent(long[] keys, int from, int n, boolean nearlySorted) {
         // The whole batch through the inner levels, before the device has anything to do, into
-        // scratch kept from batch to batch (under the tree's lock; copied to the staging memory
-        // by enqueueLookup). Keys that come nearly sorted, many to a leaf, take a descent per leaf
-        // they reach, each key only a check against the last leaves' ranges, in parts over the
-        // host's threads (reads of levels nobody writes: the tree's lock is held). Others all
-        // levels in lock-step (the BS-tree's getAll descent): over many more leaves than a
+        // scratch kept from batch to batch (under the tree's lock; sent by the tree with the
+        // queries, see descentLeaves), in parts over the host's threads (reads of levels nobody
+        // writes: the tree's lock is held). Keys that come nearly sorted, many to a leaf, take a
+        // descent per leaf they reach, each key only a check against the last leaves' ranges.
+        // Others all levels in lock-step (the BS-tree's getAll descent): over many more leaves than a
         // look-up order has buckets (2^16), a bucket's keys alternate between several leaves and
         // most would miss both ranges (a scratch measurement on one thread: a leaf at a time 4x
         // faster at 205 keys a leaf, even at 6.4, the lock-step 2.2x faster at 1.6).
@@ -92,20 +92,24 @@ final class HybridTree extends PagedTree {
         if (leaves.length < n) {
             leaves = new int[n];
         }
+        SharedInnerLevels levels = inner;
+        int[] out = leaves;
         if (nearlySorted && n >= 8L * leafPages()) {
-            SharedInnerLevels levels = inner;
-            int[] out = leaves;
             HostWork.split(n, (part, lo, hi) -> levels.findLeavesNear(keys, from + lo, hi - lo, out, lo));
         } else {
-            inner.findLeaves(keys, from, n, leaves);
+            HostWork.split(n, (part, lo, hi) -> levels.findLeaves(keys, from + lo, hi - lo, out, lo));
         }
     }
 
     @Override
+    protected int[] descentLeaves() {
+        return leaves;
+    }
+
+    @Override
     protected void enqueueLookup(int n, long absent, boolean full, int toAt) {
-        // The leaves prepareDescent found for the batch.
+        // At the leaves prepareDescent found for the batch, in PATH by now.
         ClBuffer pages = store.scratch(Scratch.PATH, 4L * n);
-        store.writeInts(pages, leaves, n);
         lookupAt.enqueue(store.leafKeys, store.leafValues, pageKeys, pages, store.scratch(Scratch.QUERIES, 16L * n),
                 store.scratch(Scratch.OUT, 24L * n), absent, n, full, toAt);
     }

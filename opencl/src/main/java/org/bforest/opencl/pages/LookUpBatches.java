@@ -3,12 +3,17 @@ package org.bforest.opencl.pages;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.bforest.opencl.DeviceSearch;
+import org.bforest.opencl.cl.ClBuffer;
 import org.bforest.opencl.cl.ClScope;
+import org.bforest.opencl.cl.OrderKernels;
 import org.bforest.opencl.pages.PageStore.Scratch;
 
 /**
- * A tree's look-up batches ({@code getAll}): the queries ordered on the host ({@link QueryOrders}),
- * split over the host's threads ({@link HostWork}), and sent with each one's place in the caller's
+ * A tree's look-up batches ({@code getAll}): the queries ordered, by the device
+ * ({@link OrderKernels}: the host only copies them in as given, a GPU's default) or by the host
+ * ({@link QueryOrders}, split over its threads by {@link HostWork}: a CPU device's default, where
+ * the device's cores are the host's and the host's plain counting sort costs less than the
+ * kernels' atomic one, measured), each with its place in the caller's
  * order; the device searches them and writes each answer to its place, so that the host copies
  * the answers out of the pinned memory they arrive in, in one sequential pass, where it scattered
  * them before (a random write a key). On a GPU a large batch goes as two chunks in flight: while
@@ -23,15 +28,10 @@ import org.bforest.opencl.pages.PageStore.Scratch;
 final class LookUpBatches {
     /** Batches at least this large go to the device as two chunks in flight (when {@link #pipelined}). */
     static final int PIPELINED = 1 << 17;
+    /** Keys a part copies to the device's staging memory before it reads them for their range. */
+    private static final int COPY_RUN = 4096;
 
-    /**
-     * Sends {@code q[0, n)} to the device and enqueues their look-up, the values alone, value i to
-     * go to {@code to[i]} of the answers (null: to i), the tree's.
-     */
-    interface Sender {
-        void send(long[] q, int[] to, int n, long absent);
-    }
-
+    private final PagedTree tree;
     private final ClScope cl;
     private final PageStore store;
     private final DeviceSearch search;
@@ -50,8 +50,22 @@ final class LookUpBatches {
     private int[] perm = new int[0];
     /** The partial order's counts, a row a part ({@link QueryOrders#ordered}), kept from batch to batch. */
     private int[][] counts = new int[0][];
+    /**
+     * Whether the device puts a {@link DeviceSearch.QueryOrder#PARTIAL} batch in order
+     * ({@link OrderKernels}) instead of the host; {@code -Dbforest.opencl.orderOn=device|host|auto}
+     * (auto: the device, unless it is a CPU device). Tests set it.
+     */
+    boolean deviceOrders;
+    /** The most buckets of a device's order, as bits (tests: fewer, for coarse buckets and leaf ids shifted). */
+    int bucketBits = 16;
+    /** The device's ordering kernels (made at the first batch it orders). */
+    private OrderKernels orderKernels;
+    /** Each part's smallest and largest key of the chunk being copied in. */
+    private final long[] mins = new long[64];
+    private final long[] maxs = new long[64];
 
-    LookUpBatches(ClScope cl, PageStore store, DeviceSearch search) {
+    LookUpBatches(PagedTree tree, ClScope cl, PageStore store, DeviceSearch search) {
+        this.tree = tree;
         this.cl = cl;
         this.store = store;
         this.search = search;
@@ -60,6 +74,33 @@ final class LookUpBatches {
             case "off" -> false;
             default -> cl.device().isGpu();
         };
+        this.deviceOrders = switch (System.getProperty("bforest.opencl.orderOn", "auto")) {
+            case "device" -> true;
+            case "host" -> false;
+            default -> !cl.device().isCpu();
+        };
+    }
+
+    /** Whether a look-up batch of n is reordered before it goes to the device (not worth it for a few keys). */
+    static boolean reorders(DeviceSearch search, int n) {
+        return search.order() != DeviceSearch.QueryOrder.AS_GIVEN && n >= 64;
+    }
+
+    /**
+     * The tree's {@code getAll}: batches of a few keys, and all of them in the caller's order
+     * ({@link DeviceSearch.QueryOrder#AS_GIVEN}), as the tree's plain look-ups; others by
+     * {@link #run}. Returns whether a key may be {@code Long.MAX_VALUE} (the tree's to answer).
+     */
+    boolean getAll(long[] keys, long[] values, long absent, int pages) {
+        if (!reorders(search, keys.length)) {
+            for (int from = 0; from < keys.length; from += PagedTree.MAX_BATCH) {
+                tree.lookUp(keys, from, Math.min(PagedTree.MAX_BATCH, keys.length - from), values, absent, null);
+            }
+            return true;
+        }
+        synchronized (store.lock) {
+            return run(keys, values, absent, pages);
+        }
     }
 
     /**
@@ -67,12 +108,13 @@ final class LookUpBatches {
      * {@code Long.MAX_VALUE}'s is the tree's to fill), in chunks of at most
      * {@link PagedTree#MAX_BATCH}; {@code pages}: the tree's leaf pages (the order's buckets).
      */
-    void run(long[] keys, long[] values, long absent, int pages, Sender sender) {
+    private boolean run(long[] keys, long[] values, long absent, int pages) {
         int total = keys.length;
         int chunk = total < PIPELINED || !pipelined ? Math.min(total, PagedTree.MAX_BATCH)
                 : Math.min(PagedTree.MAX_BATCH, (total + 1) / 2);
         int[] chunkFrom = new int[2];
         int[] chunkN = new int[2];
+        boolean maybeMax = false;
         try {
             int c = 0;
             for (int from = 0; from < total; from += chunk, c++) {
@@ -84,10 +126,16 @@ final class LookUpBatches {
                 if (ordered.length < n) {
                     ordered = new long[n];
                 }
-                counts = QueryOrders.ordered(keys, from, n, search.order(), 2 * pages, ordered, perm, counts);
                 store.useQuerySlot(slot);
-                // The caller's order as given: the answers need no moving.
-                sender.send(ordered, search.order() == DeviceSearch.QueryOrder.AS_GIVEN ? null : perm, n, absent);
+                if (deviceOrders && search.order() == DeviceSearch.QueryOrder.PARTIAL) {
+                    maybeMax |= orderOnDevice(keys, from, n, absent, 2 * pages);
+                } else {
+                    counts = QueryOrders.ordered(keys, from, n, search.order(), 2 * pages, ordered, perm, counts);
+                    // The caller's order as given: the answers need no moving.
+                    tree.sendQueries(ordered, 0, n, null, search.order() == DeviceSearch.QueryOrder.AS_GIVEN ? null : perm,
+                            absent, false, true);
+                    maybeMax = true;
+                }
                 cl.readLater(store.scratch(Scratch.OUT, 24L * n), 0, 8L * n, slot);
                 chunkFrom[slot] = from;
                 chunkN[slot] = n;
@@ -100,6 +148,70 @@ final class LookUpBatches {
         } finally {
             store.useQuerySlot(0);
         }
+        return maybeMax;
+    }
+
+    /**
+     * Sends {@code keys[from, from + n)} as the caller gave them and enqueues their order on the
+     * device, then their look-up; returns whether one of them is {@code Long.MAX_VALUE}. The
+     * host's part is one pass, in parts over its threads, that copies the keys into the pinned
+     * memory the device reads and finds their range (the buckets are the leading bits above the
+     * smallest, about {@code buckets} of them), and where the host descends (the hybrid), that
+     * descent, whose leaf pages become the buckets.
+     */
+    private boolean orderOnDevice(long[] keys, int from, int n, long absent, int buckets) {
+        if (orderKernels == null) {
+            orderKernels = new OrderKernels(cl);
+        }
+        store.scratch(Scratch.QUERIES, 16L * n);
+        store.scratch(Scratch.OUT, 24L * n);
+        tree.prepareDescent(keys, from, n, false);   // sizes PATH; the hybrid's CPU descent
+        int[] leaves = tree.descentLeaves();
+        int bits = Math.max(1, Math.min(bucketBits, 32 - Integer.numberOfLeadingZeros(Math.min(buckets, n) - 1)));
+        ClBuffer raw = store.scratch(Scratch.RAW, 12L * n);
+        ClBuffer countsOnDevice = store.scratch(Scratch.COUNTS, 4L << bucketBits);
+        // Sized first: no blocking call may come between stage and writeStaged.
+        MemorySegment staged = cl.stage((leaves == null ? 8L : 12L) * n);
+        int parts = Math.min(mins.length, HostWork.parts(n));
+        HostWork.split(n, parts, (p, lo, hi) -> {
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            for (int c = lo; c < hi; c += COPY_RUN) {   // a run copied, then read again while in the cache
+                int e = Math.min(hi, c + COPY_RUN);
+                MemorySegment.copy(keys, from + c, staged, ValueLayout.JAVA_LONG, 8L * c, e - c);
+                for (int i = from + c; i < from + e; i++) {
+                    long k = keys[i];
+                    min = Math.min(min, k);
+                    max = Math.max(max, k);
+                }
+            }
+            mins[p] = min;
+            maxs[p] = max;
+            if (leaves != null) {
+                MemorySegment.copy(leaves, lo, staged, ValueLayout.JAVA_INT, 8L * n + 4L * lo, hi - lo);
+            }
+        });
+        cl.writeStaged(raw, 0, staged);
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int p = 0; p < parts; p++) {
+            min = Math.min(min, mins[p]);
+            max = Math.max(max, maxs[p]);
+        }
+        int shift;
+        int nb;
+        if (leaves != null) {   // page ids below the store's top, at most 2^bucketBits buckets of them
+            int top = Math.max(1, store.leafIds.top());
+            shift = Math.max(0, 32 - Integer.numberOfLeadingZeros(top - 1) - bucketBits);
+            nb = ((top - 1) >>> shift) + 1;
+        } else {
+            shift = Math.max(0, 64 - Long.numberOfLeadingZeros(max - min) - bits);
+            nb = (int) ((max - min) >>> shift) + 1;
+        }
+        orderKernels.order(raw, leaves == null ? -1 : 2 * n, min, shift, n, nb, countsOnDevice,
+                store.scratch(Scratch.QUERIES, 16L * n), 2 * n, store.scratch(Scratch.PATH, 4L * n));
+        tree.enqueueLookup(n, absent, false, 2 * n);
+        return max == Long.MAX_VALUE;
     }
 
     /**

@@ -1,5 +1,7 @@
 package org.bforest.opencl.pages;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import org.bforest.opencl.cl.ClBuffer;
 import org.bforest.opencl.cl.ClScope;
 
@@ -16,7 +18,7 @@ import org.bforest.opencl.cl.ClScope;
  */
 public final class PageStore {
     /** Scratch buffers, by role: reused from batch to batch and grown when a batch needs more. */
-    public enum Scratch { QUERIES, PATH, OUT, JOBS, RUN_KEYS, MERGED_KEYS, MERGED_VALUES, GATHERED }
+    public enum Scratch { QUERIES, PATH, OUT, JOBS, RUN_KEYS, MERGED_KEYS, MERGED_VALUES, GATHERED, RAW, COUNTS }
 
     public final ClScope cl;
     /**
@@ -291,14 +293,35 @@ public final class PageStore {
         return b;
     }
 
-    /** Writes host ints to a device buffer (a small write does not wait: see {@link ClScope#writeInts}). */
+    /** Writes host ints to a device buffer (does not wait: see {@link ClScope#writeInts}). */
     public void writeInts(ClBuffer dst, int[] src, int n) {
-        cl.writeInts(dst, 0, src, 0, n);
+        write(dst, 0, src, ValueLayout.JAVA_INT, 0, n);
     }
 
     /** Writes {@code n} ints of {@code src} at int index {@code at} of a device buffer (does not wait). */
     public void writeInts(ClBuffer dst, long at, int[] src, int n) {
-        cl.writeInts(dst, 4L * at, src, 0, n);
+        write(dst, 4L * at, src, ValueLayout.JAVA_INT, 0, n);
+    }
+
+    /**
+     * Writes {@code n} elements of the array {@code src} from {@code from} at byte {@code byteAt}:
+     * a large write copied into the staging memory in parts over the host's threads (a batch's
+     * keys: a copy on one thread was a good part of a look-up batch's host time), a small one as
+     * {@link ClScope#writeLongs}.
+     */
+    private void write(ClBuffer dst, long byteAt, Object src, ValueLayout layout, int from, int n) {
+        if (HostWork.parts(n) <= 1) {
+            if (layout == ValueLayout.JAVA_INT) {
+                cl.writeInts(dst, byteAt, (int[]) src, from, n);
+            } else {
+                cl.writeLongs(dst, byteAt, (long[]) src, from, n);
+            }
+            return;
+        }
+        long size = layout.byteSize();
+        MemorySegment staged = cl.stage(size * n);
+        HostWork.split(n, (p, lo, hi) -> MemorySegment.copy(src, from + lo, staged, layout, size * lo, hi - lo));
+        cl.writeStaged(dst, byteAt, staged);
     }
 
     /**
@@ -343,9 +366,9 @@ public final class PageStore {
      * buffer at long index {@code at}.
      */
     public void writeLongs(ClBuffer dst, long at, long[] a, int aFrom, int n, long[] b, int bFrom, int m) {
-        cl.writeLongs(dst, 8L * at, a, aFrom, n);
+        write(dst, 8L * at, a, ValueLayout.JAVA_LONG, aFrom, n);
         if (b != null) {
-            cl.writeLongs(dst, 8L * (at + n), b, bFrom, m);
+            write(dst, 8L * (at + n), b, ValueLayout.JAVA_LONG, bFrom, m);
         }
     }
 

@@ -107,7 +107,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         this.kernels = new PageKernels(cl);
         this.merges = new LevelMerge(store, kernels);
         this.clock = new BatchClock(cl);
-        this.lookUps = new LookUpBatches(cl, store, search);
+        this.lookUps = new LookUpBatches(this, cl, store, search);
         this.visit = new DeviceVisit(cl, store);
         // The safety net: an index nobody closed gives its device memory back when collected.
         // The action holds the scope, never the tree.
@@ -220,6 +220,14 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     protected abstract void prepareDescent(long[] keys, int from, int n, boolean nearlySorted);
 
     /**
+     * The leaf page of each key of the last {@link #prepareDescent} where the host descends to the
+     * leaves (they go to the PATH scratch before {@link #enqueueLookup}), or null.
+     */
+    protected int[] descentLeaves() {
+        return null;
+    }
+
+    /**
      * Plans the separators of the leaf jobs that split ({@code pieces > 1}) into the levels
      * above; {@code n} is the batch's size (the descent's path rows, for a device descent).
      */
@@ -261,11 +269,15 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
      * {@code full}, only values come back, in the keys' order or, with {@code to} (in place of
      * {@code vals}), value i at {@code to[i]}; {@code nearlySorted} as {@link #prepareDescent} says.
      */
-    private void sendQueries(long[] keys, int from, int n, long[] vals, int[] to, long absent, boolean full,
+    void sendQueries(long[] keys, int from, int n, long[] vals, int[] to, long absent, boolean full,
             boolean nearlySorted) {
         ClBuffer queries = store.scratch(Scratch.QUERIES, 16L * n);   // prepareDescent sizes other scratch
         store.scratch(Scratch.OUT, 24L * n);
         prepareDescent(keys, from, n, nearlySorted);
+        int[] leaves = descentLeaves();
+        if (leaves != null) {
+            store.writeInts(store.scratch(Scratch.PATH, 4L * n), leaves, n);
+        }
         store.writeLongs(queries, 0, keys, from, n, vals, from, n);
         if (to != null) {
             store.writeInts(queries, 2L * n, to, n);   // where a put's values go
@@ -306,17 +318,8 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         BatchArguments.checkGetAll(keys, values);
         open();
         long t0 = clock.start();
-        if (!reorders(keys.length)) {
-            for (int from = 0; from < keys.length; from += MAX_BATCH) {
-                lookUp(keys, from, Math.min(MAX_BATCH, keys.length - from), values, absent, null);
-            }
-        } else {
-            synchronized (store.lock) {
-                lookUps.run(keys, values, absent, chain.pages,
-                        (q, to, n, a) -> sendQueries(q, 0, n, null, to, a, false, true));
-            }
-        }
-        for (int i = 0; i < keys.length; i++) {
+        boolean maybeMax = lookUps.getAll(keys, values, absent, chain.pages);   // a key may be MAXKEY, answered here
+        for (int i = 0; maybeMax && i < keys.length; i++) {
             if (keys[i] == MAXKEY) {
                 values[i] = getMax(absent);
             }
@@ -324,13 +327,8 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         clock.stop(t0);
     }
 
-    /** Whether a look-up batch of n is reordered before it goes to the device (not worth it for a few keys). */
-    private boolean reorders(int n) {
-        return search.order() != DeviceSearch.QueryOrder.AS_GIVEN && n >= 64;
-    }
-
     /** Looks up keys[from, from + n) into values[from, ...) and, if asked, their slots. */
-    private void lookUp(long[] keys, int from, int n, long[] values, long absent, int[] slots) {
+    void lookUp(long[] keys, int from, int n, long[] values, long absent, int[] slots) {
         synchronized (store.lock) {
             sendQueries(keys, from, n, null, null, absent, slots != null, false);
             if (slots == null) {
@@ -605,9 +603,9 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         maxBatch = Math.max(1, Math.min(MAX_BATCH, keys));
     }
 
-    /** For tests: look-up batches pipelined ({@link LookUpBatches}) or not, whatever the device. */
-    void pipelineLookUps(boolean on) {
-        lookUps.pipelined = on;
+    /** For tests: the look-up batches' machinery ({@link LookUpBatches}), whatever the device's defaults. */
+    LookUpBatches lookUps() {
+        return lookUps;
     }
 
     /** Device bytes of the pages alone, at capacity (no scratch). */
@@ -711,7 +709,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
 
     /** {@code ranks[i]} = how many keys of the leaves are below {@code bounds[i]}, for {@code i < n}. */
     private void ranks(long[] bounds, int n, long[] ranks) {
-        if (reorders(n)) {
+        if (LookUpBatches.reorders(search, n)) {
             int[] perm = QueryOrders.permutation(bounds, 0, n, search.order(), 2 * chain.pages);
             long[] q = QueryOrders.permuted(bounds, 0, perm, n);
             long[] r = new long[n];
