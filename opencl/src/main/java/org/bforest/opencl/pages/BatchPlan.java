@@ -36,7 +36,8 @@ final class BatchPlan {
         long[] vals = values == null ? null : new long[n];
         if (vals != null) {
             // The values in key order first, a gather of its own in parts over the host's threads
-            // (its random reads overlap; inside the loop below they waited on its branch: 1.6x slower).
+            // (its random reads overlap; inside the loop below they waited on its branch: the
+            // loop 1.6x slower on one thread, a scratch measurement).
             HostWork.split(n, (p, lo, hi) -> {
                 for (int i = lo; i < hi; i++) {
                     vals[i] = values[from[i]];
