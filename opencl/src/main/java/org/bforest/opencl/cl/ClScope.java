@@ -412,6 +412,26 @@ public final class ClScope implements AutoCloseable {
     }
 
     /**
+     * Reads {@code bytes} bytes at byte {@code offset} of {@code buffer} into this scope's pinned
+     * bounce memory (blocking) and returns that memory, for a caller that copies it out itself (in
+     * parts over several threads): valid until the scope's next read.
+     */
+    public MemorySegment readBounced(ClBuffer buffer, long offset, long bytes) {
+        synchronized (ctx) {
+            open();
+            if (bytes == 0) {
+                return MemorySegment.NULL;
+            }
+            MemorySegment h = bounce(bytes);
+            call("clEnqueueReadBuffer", true);
+            blocking(() -> ctx.read(buffer.mem, offset, h, eventSlot));
+            recorded(TRANSFER);
+            landed();
+            return h;
+        }
+    }
+
+    /**
      * Enqueues a read of {@code bytes} bytes at byte {@code offset} of {@code buffer} into this
      * scope's pinned memory of {@code slot} (0 or 1) without waiting: the host goes on (with the
      * next batch's host work, say) while the device gets there; {@link #awaitRead} waits for it.

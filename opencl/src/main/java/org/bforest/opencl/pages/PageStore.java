@@ -386,7 +386,12 @@ public final class PageStore {
         if (n == 0) {
             return;
         }
-        cl.readLongs(src, 8L * at, out, to, n);
+        if (HostWork.parts(n) <= 1) {
+            cl.readLongs(src, 8L * at, out, to, n);
+            return;
+        }
+        MemorySegment h = cl.readBounced(src, 8L * at, 8L * n);   // a large read copied out in parts
+        HostWork.split(n, (p, lo, hi) -> MemorySegment.copy(h, ValueLayout.JAVA_LONG, 8L * lo, out, to + lo, hi - lo));
     }
 
     /**
@@ -397,14 +402,17 @@ public final class PageStore {
     long[] found(int n, long[] previous) {
         ClBuffer out = scratch(Scratch.OUT, 24L * n);
         long[] r = new long[2 * n];
-        if (previous == null) {
-            readLongs(out, n, r, 0, 2 * n);
-        } else {
-            long[] all = new long[3 * n];
-            readLongs(out, 0, all, 0, 3 * n);
-            System.arraycopy(all, 0, previous, 0, n);
-            System.arraycopy(all, n, r, 0, 2 * n);
-        }
+        // One read, copied out in parts over the host's threads straight to where each part goes.
+        long skip = previous == null ? 8L * n : 0;
+        MemorySegment h = cl.readBounced(out, skip, 24L * n - skip);
+        long at = previous == null ? 0 : 8L * n;
+        HostWork.split(n, (p, lo, hi) -> {
+            if (previous != null) {
+                MemorySegment.copy(h, ValueLayout.JAVA_LONG, 8L * lo, previous, lo, hi - lo);
+            }
+            MemorySegment.copy(h, ValueLayout.JAVA_LONG, at + 8L * lo, r, lo, hi - lo);
+            MemorySegment.copy(h, ValueLayout.JAVA_LONG, at + 8L * (n + lo), r, n + lo, hi - lo);
+        });
         return r;
     }
 }
