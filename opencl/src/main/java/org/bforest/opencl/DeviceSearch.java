@@ -34,7 +34,12 @@ public record DeviceSearch(QueryOrder order, int group, int lanes) {
     public enum QueryOrder {
         /** As the caller gave them. */
         AS_GIVEN,
-        /** Bucketed by their leading bits (one counting-sort pass on the host, about two buckets a leaf page). */
+        /**
+         * Bucketed by their leading bits (a counting sort, about two buckets a leaf page; the
+         * hybrid tree's by the leaf page its CPU descent found), made by the device
+         * ({@code -Dbforest.opencl.orderOn=host}: by the host, as the caller's thread and the
+         * common pool's).
+         */
         PARTIAL,
         /** Fully sorted on the host. */
         SORTED

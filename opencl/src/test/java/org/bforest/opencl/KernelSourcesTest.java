@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class KernelSourcesTest {
     /** Every kernel source in the library's jar. */
-    static final List<String> SHIPPED = List.of("kernels/gpu_btree.cl");
+    static final List<String> SHIPPED = List.of("kernels/gpu_btree.cl", "kernels/query_order.cl");
 
     /** A function definition at the start of a line: its qualifiers, return type and name. */
     private static final Pattern FUNCTION = Pattern.compile(

@@ -9,21 +9,23 @@ import org.bforest.opencl.cl.OrderKernels;
 import org.bforest.opencl.pages.PageStore.Scratch;
 
 /**
- * A tree's look-up batches ({@code getAll}): the queries ordered, by the device
- * ({@link OrderKernels}: the host only copies them in as given, a GPU's default) or by the host
- * ({@link QueryOrders}, split over its threads by {@link HostWork}: a CPU device's default, where
- * the device's cores are the host's and the host's plain counting sort costs less than the
- * kernels' atomic one, measured), each with its place in the caller's
- * order; the device searches them and writes each answer to its place, so that the host copies
- * the answers out of the pinned memory they arrive in, in one sequential pass, where it scattered
- * them before (a random write a key). On a GPU a large batch goes as two chunks in flight: while
- * the device searches one, the host orders the next (the hybrid: descends it too) and then copies
- * the answers of the one before, each chunk in a query slot of its own ({@link PageStore#useQuerySlot})
- * with a read that does not wait ({@link ClScope#readLater}). Not on a CPU device, whose cores are
- * the host's: overlapping only takes them from the kernels (measured slower on PoCL). The host's
- * scratch is kept from batch to batch, so a stream of batches allocates nothing per key. Apart
- * from {@link PagedTree} because it is a batch's orchestration, not the tree's state; the tree
- * calls it under its lock.
+ * A tree's look-up batches ({@code getAll}): the queries put in their partial order by the device
+ * ({@link OrderKernels}; the host only copies them in as given, in parts over its threads, and
+ * the hybrid descends them there), or, if asked, by the host ({@link QueryOrders}, in parts over
+ * its threads by {@link HostWork}); each query goes with its place in the caller's order, and the
+ * device writes each answer to its place, so that the host copies the answers out of the pinned
+ * memory they arrive in, in parts, where it scattered them before (a random write a key). The
+ * device's order is the default on every device: on a GPU it takes the host's sort off the
+ * critical path, and on PoCL, whose cores are the host's, it measured as fast for the GPU tree and
+ * 0.87x for the hybrid, whose descent then meets its keys unordered (docs/BENCHMARKS.md, "Look-ups
+ * ordered on the device"). On a GPU a large batch goes as two chunks in flight: while the device
+ * searches one, the host copies in (the hybrid: descends) the next and then copies out the
+ * answers of the one before, each chunk in a query slot of its own
+ * ({@link PageStore#useQuerySlot}) with a read that does not wait ({@link ClScope#readLater}). Not
+ * on a CPU device, whose cores are the host's: overlapping only takes them from the kernels
+ * (measured slower on PoCL). The host's scratch is kept from batch to batch, so a stream of
+ * batches allocates nothing per key. Apart from {@link PagedTree} because it is a batch's
+ * orchestration, not the tree's state; the tree calls it under its lock.
  */
 final class LookUpBatches {
     /** Batches at least this large go to the device as two chunks in flight (when {@link #pipelined}). */
@@ -52,8 +54,8 @@ final class LookUpBatches {
     private int[][] counts = new int[0][];
     /**
      * Whether the device puts a {@link DeviceSearch.QueryOrder#PARTIAL} batch in order
-     * ({@link OrderKernels}) instead of the host; {@code -Dbforest.opencl.orderOn=device|host|auto}
-     * (auto: the device, unless it is a CPU device). Tests set it.
+     * ({@link OrderKernels}) instead of the host ({@link QueryOrders}):
+     * {@code -Dbforest.opencl.orderOn=device} (the default) or {@code host}. Tests set it.
      */
     boolean deviceOrders;
     /** The most buckets of a device's order, as bits (tests: fewer, for coarse buckets and leaf ids shifted). */
@@ -74,10 +76,11 @@ final class LookUpBatches {
             case "off" -> false;
             default -> cl.device().isGpu();
         };
-        this.deviceOrders = switch (System.getProperty("bforest.opencl.orderOn", "auto")) {
+        this.deviceOrders = switch (System.getProperty("bforest.opencl.orderOn", "device")) {
             case "device" -> true;
             case "host" -> false;
-            default -> !cl.device().isCpu();
+            default -> throw new IllegalArgumentException("-Dbforest.opencl.orderOn is \"device\" (the default) or"
+                    + " \"host\", got \"" + System.getProperty("bforest.opencl.orderOn") + "\"");
         };
     }
 

@@ -4,11 +4,12 @@
 // the device counts, scans and scatters them into the look-up's query layout, each key with its
 // place in the caller's order, where the search writes its answer.
 //
-// A query's bucket is its leaf page's id shifted right by `shift` where the host found the leaves
-// (the hybrid tree's CPU descent: leaves_at >= 0, the leaves after the keys in the same buffer), else the leading bits of its key above the batch's
-// smallest, key - base shifted right by `shift` (unsigned: the range may span 2^64 - 1). Equal
-// buckets keep no particular order: the scatter takes places by atomic counters, and each query
-// carries its place, so the answers are the same in any order.
+// A query's bucket is its leaf page's id shifted right by `shift` where the host found the
+// leaves (the hybrid tree's CPU descent: leaves_at >= 0, the leaves after the keys in the same
+// buffer), else the leading bits of its key above the batch's smallest: key - base shifted right
+// by `shift`, in ulong, where the difference wraps as defined (the range may span 2^64 - 1).
+// Equal buckets keep no particular order: the scatter takes places by atomic counters, and each
+// query carries its place, so the answers are the same in any order.
 // Helpers are static inline: plain inline breaks clang/nvptx with -cl-opt-disable.
 
 // The largest work-group order_scan is launched with (its local memory).
@@ -17,7 +18,7 @@
 static inline int order_bucket(__global const long *keys, __global const int *leaves, int leaves_at, long base,
                                int shift, int i)
 {
-    return leaves_at >= 0 ? leaves[leaves_at + i] >> shift : (int) (((ulong) (keys[i] - base)) >> shift);
+    return leaves_at >= 0 ? leaves[leaves_at + i] >> shift : (int) (((ulong) keys[i] - (ulong) base) >> shift);
 }
 
 // counts[b] += the queries of bucket b (counts zeroed before).

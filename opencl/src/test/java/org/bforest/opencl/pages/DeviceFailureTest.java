@@ -76,8 +76,8 @@ class DeviceFailureTest {
             }
         }));
         list.add(new Batch("getAll", t -> t.getAll(fresh, new long[fresh.length], -1), m -> { }));
-        list.add(new Batch("getAll ordered on the device", t -> {
-            ((PagedTree) t).lookUps().deviceOrders = true;
+        list.add(new Batch("getAll ordered on the host", t -> {
+            ((PagedTree) t).lookUps().deviceOrders = false;
             t.getAll(fresh, new long[fresh.length], -1);
         }, m -> { }));
         list.add(new Batch("clear", NativeLongIndex::clear, Map::clear));
