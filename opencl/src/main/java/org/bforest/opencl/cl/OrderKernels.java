@@ -32,36 +32,35 @@ public final class OrderKernels {
     /**
      * Enqueues the order of {@code n} queries: {@code raw} holds their keys from byte 0 and, with
      * {@code leavesAt >= 0}, their leaf pages from int index {@code leavesAt} (the buckets, shifted
-     * right by {@code shift}); else the bucket of key k is {@code (k - base) >>> shift}. Fewer than
+     * right by {@code shift}); else the bucket of key k is {@code (k - base) >>> shift}; at most
      * {@code buckets} buckets. The ordered keys go to {@code queries} from long 0, each one's index
      * in the caller's order to int index {@code toAt} of it, and with leaves, each one's leaf to
      * {@code pages} from int 0. {@code counts}: room for {@code buckets} ints.
      */
     public void order(ClBuffer raw, int leavesAt, long base, int shift, int n, int buckets, ClBuffer counts,
             ClBuffer queries, int toAt, ClBuffer pages) {
-        cl.touch(counts, 0, 4L * buckets);
-        cl.arg(count, 0, raw);
-        cl.arg(count, 1, raw);
-        cl.arg(count, 2, leavesAt);
-        cl.arg(count, 3, base);
-        cl.arg(count, 4, shift);
-        cl.arg(count, 5, n);
-        cl.arg(count, 6, counts);
+        cl.touch(counts, 0, 4L * buckets);   // a fill with zeros
+        buckets(count, raw, leavesAt, base, shift, n, counts);
         cl.enqueue(count, n);
         cl.arg(scan, 0, counts);
         cl.arg(scan, 1, buckets);
         cl.enqueueLocal(scan, group, group);
-        cl.arg(scatter, 0, raw);
-        cl.arg(scatter, 1, raw);
-        cl.arg(scatter, 2, leavesAt);
-        cl.arg(scatter, 3, base);
-        cl.arg(scatter, 4, shift);
-        cl.arg(scatter, 5, n);
-        cl.arg(scatter, 6, counts);
+        buckets(scatter, raw, leavesAt, base, shift, n, counts);
         cl.arg(scatter, 7, queries);
         cl.arg(scatter, 8, queries);
         cl.arg(scatter, 9, toAt);
         cl.arg(scatter, 10, leavesAt >= 0 ? pages : raw);
         cl.enqueue(scatter, n);
+    }
+
+    /** The arguments {@code order_count} and {@code order_scatter} start with: the queries, their buckets, the counts. */
+    private void buckets(MemorySegment k, ClBuffer raw, int leavesAt, long base, int shift, int n, ClBuffer counts) {
+        cl.arg(k, 0, raw);
+        cl.arg(k, 1, raw);   // the leaves, if any, from int leavesAt of the same buffer
+        cl.arg(k, 2, leavesAt);
+        cl.arg(k, 3, base);
+        cl.arg(k, 4, shift);
+        cl.arg(k, 5, n);
+        cl.arg(k, 6, counts);
     }
 }
