@@ -35,6 +35,10 @@ public final class ClContext implements AutoCloseable {
     private final MemorySegment context;
     private final MemorySegment queue;
     private final Set<MemorySegment> buffers = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** The device buffers' sizes ({@link #buffer}; not the pinned host memory), their sum, and a test's limit on it. */
+    private final Map<MemorySegment, Long> deviceSizes = new IdentityHashMap<>();
+    private long deviceBytes;
+    private long deviceLimit = Long.MAX_VALUE;
     private final List<MemorySegment> programs = new ArrayList<>();
     private final Set<MemorySegment> kernels = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Small scratch for arguments and status words, one owner, so one arena for the context's life. */
@@ -235,16 +239,31 @@ public final class ClContext implements AutoCloseable {
             throw new OpenClException("a buffer of " + bytes + " bytes is larger than " + device.name()
                     + " allocates at once (" + device.maxAllocBytes() + " bytes, CL_DEVICE_MAX_MEM_ALLOC_SIZE)");
         }
+        if (deviceBytes + bytes > deviceLimit) {
+            throw new OpenClException("clCreateBuffer(" + bytes + " bytes) failed: CL_MEM_OBJECT_ALLOCATION_FAILURE"
+                    + " (-4) (a test's limit of " + deviceLimit + " device bytes, " + deviceBytes + " held)",
+                    CL_MEM_OBJECT_ALLOCATION_FAILURE);
+        }
         MemorySegment mem = Cl.clCreateBuffer(context, Cl.CL_MEM_READ_WRITE, bytes, MemorySegment.NULL, errcode);
         Cl.check(errcode, "clCreateBuffer(" + bytes + " bytes)");
         buffers.add(mem);
+        deviceSizes.put(mem, bytes);
+        deviceBytes += bytes;
         return mem;
+    }
+
+    /** {@link ClScope#limitDeviceBytes}: returns the device bytes the buffers hold now. */
+    synchronized long limitDeviceBytes(long bytes) {
+        deviceLimit = bytes;
+        return deviceBytes;
     }
 
     /** Releases a buffer this context created. */
     public synchronized void release(MemorySegment mem) {
         open();
         if (buffers.remove(mem)) {
+            Long size = deviceSizes.remove(mem);
+            deviceBytes -= size == null ? 0 : size;
             Cl.check(Cl.clReleaseMemObject(mem), "clReleaseMemObject");
         }
     }

@@ -164,6 +164,15 @@ public final class ClScope implements AutoCloseable {
         }
     }
 
+    /**
+     * For tests: device buffers of this scope's context (every scope on the device) fail to be
+     * created as a full device's do ({@code CL_MEM_OBJECT_ALLOCATION_FAILURE}) once they would hold
+     * more than {@code bytes} together; {@code Long.MAX_VALUE} lifts it. Returns the bytes they hold.
+     */
+    public long limitDeviceBytes(long bytes) {
+        return ctx.limitDeviceBytes(bytes);
+    }
+
     public void release(ClBuffer buffer) {
         synchronized (ctx) {
             open();
@@ -739,6 +748,7 @@ public final class ClScope implements AutoCloseable {
             kernels.clear();
             buffers.clear();
             ctx.closedScope();
+            DeviceMemory.closed();
             if (first != null) {
                 throw first;
             }

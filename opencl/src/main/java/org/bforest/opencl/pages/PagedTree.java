@@ -11,6 +11,7 @@ import org.bforest.opencl.OpenClException;
 import org.bforest.opencl.cl.ClBuffer;
 import org.bforest.opencl.cl.ClDevice;
 import org.bforest.opencl.cl.ClScope;
+import org.bforest.opencl.cl.DeviceMemory;
 import org.bforest.opencl.cl.PageKernels;
 import org.bforest.opencl.pages.PageStore.Scratch;
 import org.bforest.util.BatchArguments;
@@ -131,13 +132,15 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
             double fill, boolean innerPages, Maker<T> maker) {
         Image.check(keys, values, pageKeys, fill);
         Image image = Image.build(keys, values, pageKeys, fill, innerPages);
-        ClScope cl = new ClScope(device);
-        try {
-            return maker.make(cl, image);
-        } catch (RuntimeException e) {
-            cl.close();
-            throw e;
-        }
+        return DeviceMemory.retryOnce(() -> {   // a full device: once more if indexes nobody closed gave memory back
+            ClScope cl = new ClScope(device);
+            try {
+                return maker.make(cl, image);
+            } catch (RuntimeException e) {
+                cl.close();
+                throw e;
+            }
+        }, () -> true);
     }
 
     /**

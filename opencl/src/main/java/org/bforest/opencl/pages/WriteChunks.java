@@ -2,6 +2,7 @@ package org.bforest.opencl.pages;
 
 import java.util.function.BooleanSupplier;
 import org.bforest.opencl.OpenClException;
+import org.bforest.opencl.cl.DeviceMemory;
 
 /**
  * A write call's distinct sorted keys in chunks of at most a batch each ({@link PagedTree#MAX_BATCH}
@@ -33,7 +34,10 @@ final class WriteChunks {
         long sum = 0;
         for (int from = 0; from < count; from += max) {
             try {
-                sum += chunk.run(from, Math.min(max, count - from));
+                int at = from;
+                // A full device: the chunk once more if indexes nobody closed gave memory back
+                // (a failure before its commit leaves the tree whole).
+                sum += DeviceMemory.retryOnce(() -> chunk.run(at, Math.min(max, count - at)), () -> !failed.getAsBoolean());
             } catch (RuntimeException | Error e) {
                 if (from == 0 || failed.getAsBoolean()) {
                     throw e;
