@@ -123,16 +123,16 @@ final class LookUpBatches {
             for (int from = 0; from < total; from += chunk, c++) {
                 int n = Math.min(chunk, total - from);
                 int slot = c & 1;
-                if (perm.length < n) {
-                    perm = new int[n];
-                }
-                if (ordered.length < n) {
-                    ordered = new long[n];
-                }
                 store.useQuerySlot(slot);
                 if (deviceOrders && search.order() == DeviceSearch.QueryOrder.PARTIAL) {
                     maybeMax |= orderOnDevice(keys, from, n, absent, 2 * pages);
                 } else {
+                    if (perm.length < n) {
+                        perm = new int[n];
+                    }
+                    if (ordered.length < n) {
+                        ordered = new long[n];
+                    }
                     counts = QueryOrders.ordered(keys, from, n, search.order(), 2 * pages, ordered, perm, counts);
                     // The caller's order as given: the answers need no moving.
                     tree.sendQueries(ordered, 0, n, null, search.order() == DeviceSearch.QueryOrder.AS_GIVEN ? null : perm,
