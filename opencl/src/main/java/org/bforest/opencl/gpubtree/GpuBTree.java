@@ -11,6 +11,7 @@ import org.bforest.opencl.cl.PageKernels;
 import org.bforest.opencl.pages.Checker;
 import org.bforest.opencl.pages.Image;
 import org.bforest.opencl.pages.Level;
+import org.bforest.opencl.pages.PageStore;
 import org.bforest.opencl.pages.PageStore.Scratch;
 import org.bforest.opencl.pages.PagedTree;
 import org.bforest.opencl.pages.UpperPlan;
@@ -102,7 +103,7 @@ final class GpuBTree extends PagedTree {
     protected void enqueueLookup(int n, long absent, boolean full, int toAt) {
         descent.enqueue(store.innerKeys, store.innerKids, store.leafKeys, store.leafValues, pageKeys, height, root,
                 height > 0 ? innerCount[root] : 0, store.scratch(Scratch.PATH, 4L * (height + 1) * n), store.scratch(Scratch.QUERIES, 16L * n),
-                store.scratch(Scratch.OUT, 24L * n), absent, n, full, toAt);
+                store.scratch(Scratch.OUT, PageStore.outBytes(n)), absent, n, full, toAt);
     }
 
     @Override

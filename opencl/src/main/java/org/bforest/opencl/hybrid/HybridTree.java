@@ -11,6 +11,7 @@ import org.bforest.opencl.pages.Checker;
 import org.bforest.opencl.pages.HostWork;
 import org.bforest.opencl.pages.Image;
 import org.bforest.opencl.pages.Level;
+import org.bforest.opencl.pages.PageStore;
 import org.bforest.opencl.pages.PageStore.Scratch;
 import org.bforest.opencl.pages.PagedTree;
 import org.bforest.opencl.pages.UpperPlan;
@@ -111,7 +112,7 @@ final class HybridTree extends PagedTree {
         // At the leaves prepareDescent found for the batch, in PATH by now.
         ClBuffer pages = store.scratch(Scratch.PATH, 4L * n);
         lookupAt.enqueue(store.leafKeys, store.leafValues, pageKeys, pages, store.scratch(Scratch.QUERIES, 16L * n),
-                store.scratch(Scratch.OUT, 24L * n), absent, n, full, toAt);
+                store.scratch(Scratch.OUT, PageStore.outBytes(n)), absent, n, full, toAt);
     }
 
     @Override

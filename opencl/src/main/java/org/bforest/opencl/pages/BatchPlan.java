@@ -71,21 +71,21 @@ final class BatchPlan {
         return u > 0 && sorted[u - 1] == MAXKEY ? u - 1 : u;
     }
 
-    /** How many of a look-up's first {@code n} slots say "not there" ({@code < 0}). */
-    static int missing(long[] slots, int n) {
+    /** How many of a look-up's first {@code n} answers ({@link PageStore#found}) say "not there" ({@code < 0}). */
+    static int missing(int[] found, int n) {
         int m = 0;
         for (int i = 0; i < n; i++) {
-            m += slots[i] < 0 ? 1 : 0;
+            m += found[i] < 0 ? 1 : 0;
         }
         return m;
     }
 
     /**
      * The leaves' jobs of an insert: the {@code fresh} keys of {@code keys[from, from + n)} that
-     * the look-up did not find ({@code found}: slots at [0, n), leaf pages at [n, 2n)), a run with
-     * their values a leaf page, in key order (so in page order: the batch is sorted).
+     * the look-up did not find ({@code found}: {@link PageStore#found}, ~page for those), a run
+     * with their values a leaf page, in key order (so in page order: the batch is sorted).
      */
-    static Level inserts(long[] found, int n, long[] keys, long[] vals, int from, int fresh, int[] leafCount) {
+    static Level inserts(int[] found, int n, long[] keys, long[] vals, int from, int fresh, int[] leafCount) {
         Level leaves = new Level(false);
         leaves.runKeys = new long[fresh];
         leaves.runValues = new long[fresh];
@@ -96,7 +96,7 @@ final class BatchPlan {
             if (found[i] >= 0) {
                 continue;
             }
-            int p = (int) found[n + i];
+            int p = ~found[i];
             if (p != prevPage) {
                 j = leaves.add(p, leafCount[p], r, i);
                 prevPage = p;
@@ -113,7 +113,7 @@ final class BatchPlan {
      * The leaves' jobs of a delete: the {@code present} keys of {@code keys[from, from + n)} that
      * the look-up found, a run a leaf page, each job's result staying in its page.
      */
-    static Level deletes(long[] found, int n, long[] keys, int from, int present, int[] leafCount) {
+    static Level deletes(int[] found, int n, long[] keys, int from, int present, int[] leafCount) {
         Level lv = new Level(false);
         lv.runKeys = new long[present];
         int r = 0;
@@ -123,7 +123,7 @@ final class BatchPlan {
             if (found[i] < 0) {
                 continue;
             }
-            int p = (int) found[n + i];
+            int p = found[i];
             if (p != prevPage) {
                 j = lv.add(p, leafCount[p], r, i);
                 lv.dest[j] = lv.destCount;

@@ -139,7 +139,7 @@ final class LookUpBatches {
                             absent, false, true);
                     maybeMax = true;
                 }
-                cl.readLater(store.scratch(Scratch.OUT, 24L * n), 0, 8L * n, slot);
+                cl.readLater(store.scratch(Scratch.OUT, PageStore.outBytes(n)), 0, 8L * n, slot);
                 chunkFrom[slot] = from;
                 chunkN[slot] = n;
                 if (c > 0) {   // the chunk before, while the device searches this one
@@ -167,7 +167,7 @@ final class LookUpBatches {
             orderKernels = new OrderKernels(cl);
         }
         store.scratch(Scratch.QUERIES, 16L * n);
-        store.scratch(Scratch.OUT, 24L * n);
+        store.scratch(Scratch.OUT, PageStore.outBytes(n));
         tree.prepareDescent(keys, from, n, false);   // sizes PATH; the hybrid's CPU descent
         int[] leaves = tree.descentLeaves();
         int bits = Math.max(1, Math.min(bucketBits, 32 - Integer.numberOfLeadingZeros(Math.min(buckets, n) - 1)));

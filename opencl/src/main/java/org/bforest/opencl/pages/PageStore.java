@@ -395,24 +395,42 @@ public final class PageStore {
     }
 
     /**
-     * What the tree's last descent left in the OUT scratch: the slot of each query ({@code < 0}:
-     * not there) at [0, n) and its leaf page at [n, 2n); and, if {@code previous} is given, the
-     * values found into it. One transfer.
+     * Bytes of the OUT scratch for a look-up of {@code n} queries: values, slots and pages (longs
+     * at [0, n), [n, 2n), [2n, 3n)), then each query's page as an int, {@code ~page} where the key
+     * is not there (from long 3n).
      */
-    long[] found(int n, long[] previous) {
-        ClBuffer out = scratch(Scratch.OUT, 24L * n);
-        long[] r = new long[2 * n];
-        // One read, copied out in parts over the host's threads straight to where each part goes.
-        long skip = previous == null ? 8L * n : 0;
-        MemorySegment h = cl.readBounced(out, skip, 24L * n - skip);
-        long at = previous == null ? 0 : 8L * n;
+    public static long outBytes(int n) {
+        return 28L * n;
+    }
+
+    /**
+     * What an update's plan needs of the tree's last descent (in the OUT scratch): each query's
+     * leaf page where its key is there, {@code ~page} (negative) where not, 4 bytes a key; and, if
+     * {@code previous} is given, the values found into it. One transfer, copied out in parts over
+     * the host's threads.
+     */
+    int[] found(int n, long[] previous) {
+        ClBuffer out = scratch(Scratch.OUT, outBytes(n));
+        int[] pages = new int[n];
+        long skip = previous == null ? 24L * n : 0;   // the values too: a single put's (n = 1)
+        MemorySegment h = cl.readBounced(out, skip, outBytes(n) - skip);
+        long at = 24L * n - skip;
         HostWork.split(n, (p, lo, hi) -> {
             if (previous != null) {
                 MemorySegment.copy(h, ValueLayout.JAVA_LONG, 8L * lo, previous, lo, hi - lo);
             }
-            MemorySegment.copy(h, ValueLayout.JAVA_LONG, at + 8L * lo, r, lo, hi - lo);
-            MemorySegment.copy(h, ValueLayout.JAVA_LONG, at + 8L * (n + lo), r, n + lo, hi - lo);
+            MemorySegment.copy(h, ValueLayout.JAVA_INT, at + 4L * lo, pages, lo, hi - lo);
         });
+        return pages;
+    }
+
+    /**
+     * The slot of each query of the tree's last descent ({@code < 0}: not there, -(insertion
+     * point) - 1) at [0, n) and its leaf page at [n, 2n), from the OUT scratch: what a rank needs.
+     */
+    long[] slots(int n) {
+        long[] r = new long[2 * n];
+        readLongs(scratch(Scratch.OUT, outBytes(n)), n, r, 0, 2 * n);
         return r;
     }
 }

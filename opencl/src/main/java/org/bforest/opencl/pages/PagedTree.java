@@ -275,7 +275,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     void sendQueries(long[] keys, int from, int n, long[] vals, int[] to, long absent, boolean full,
             boolean nearlySorted) {
         ClBuffer queries = store.scratch(Scratch.QUERIES, 16L * n);   // prepareDescent sizes other scratch
-        store.scratch(Scratch.OUT, 24L * n);
+        store.scratch(Scratch.OUT, PageStore.outBytes(n));
         prepareDescent(keys, from, n, nearlySorted);
         int[] leaves = descentLeaves();
         if (leaves != null) {
@@ -335,10 +335,10 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         synchronized (store.lock) {
             sendQueries(keys, from, n, null, null, absent, slots != null, false);
             if (slots == null) {
-                store.readLongs(store.scratch(Scratch.OUT, 24L * n), 0, values, from, n);
+                store.readLongs(store.scratch(Scratch.OUT, PageStore.outBytes(n)), 0, values, from, n);
             } else {
                 long[] both = new long[2 * n];
-                store.readLongs(store.scratch(Scratch.OUT, 24L * n), 0, both, 0, 2 * n);
+                store.readLongs(store.scratch(Scratch.OUT, PageStore.outBytes(n)), 0, both, 0, 2 * n);
                 System.arraycopy(both, 0, values, from, n);
                 for (int i = 0; i < n; i++) {
                     slots[i] = (int) both[n + i];
@@ -425,7 +425,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     private int upsertSorted(long[] keys, long[] vals, int from, int n, long[] previous) {
         synchronized (store.lock) {
             sendQueries(keys, from, n, vals, null, 0, true, true);
-            long[] found = store.found(n, previous);
+            int[] found = store.found(n, previous);
             int fresh = BatchPlan.missing(found, n);
             if (fresh == 0) {
                 commit();
@@ -485,7 +485,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
 
     /** Replaces, on the device, the values of the batch's keys that were there. */
     private void replace(int n) {
-        kernels.replace(store.leafValues, pageKeys, store.scratch(Scratch.OUT, 24L * n),
+        kernels.replace(store.leafValues, pageKeys, store.scratch(Scratch.OUT, PageStore.outBytes(n)),
                 store.scratch(Scratch.QUERIES, 16L * n), n);
     }
 
@@ -508,7 +508,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     private int deleteSorted(long[] keys, int from, int n, long[] previous) {
         synchronized (store.lock) {
             sendQueries(keys, from, n, null, null, 0, true, true);
-            long[] at = store.found(n, previous);
+            int[] at = store.found(n, previous);
             int found = n - BatchPlan.missing(at, n);
             if (found == 0) {
                 return 0;
@@ -728,7 +728,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         synchronized (store.lock) {
             // Long.MAX_VALUE is searched like any key (the padding answers it); its rank is every key.
             sendQueries(bounds, 0, n, null, null, 0, true, nearlySorted);
-            long[] at = store.found(n, null);
+            long[] at = store.slots(n);
             chainRanks.ranks(bounds, n, at, size - (hasMax ? 1 : 0), ranks, stamp, chain);
         }
     }
@@ -776,7 +776,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         int slot;
         synchronized (store.lock) {
             sendQueries(new long[] {key}, 0, 1, null, null, 0, true, true);
-            long[] at = store.found(1, null);
+            long[] at = store.slots(1);
             slot = (int) at[0];
             page = (int) at[1];
         }

@@ -58,9 +58,11 @@ static inline int job_of(__global const int *starts, int jobs, int i)
 }
 
 // Query i's answer in leaf page p, where r keys are <= q: value, slot (or -(insertion point) - 1)
-// and page into out. The value goes to out[i] or, with to_at >= 0 (a look-up that wants values
-// alone), to out[to[to_at + i]]: the queries reach the device in an order of the host's making,
-// and their answers leave it in the caller's (the host copies them, it does not scatter them).
+// and page into out, longs at [0, n), [n, 2n) and [2n, 3n), and, as ints from long 3n, the page,
+// or ~page where the key is not there (all an update batch's plan reads back: 4 bytes a key).
+// The value goes to out[i] or, with to_at >= 0 (a look-up that wants values alone), to
+// out[to[to_at + i]]: the queries reach the device in an order of the host's making, and their
+// answers leave it in the caller's (the host copies them, it does not scatter them).
 static inline void leaf_answer(__global const long *keys, __global const long *values, int page_keys, int p, long q,
                         int r, __global long *out, long absent, int n, int i, int full, __global const int *to,
                         int to_at)
@@ -71,6 +73,7 @@ static inline void leaf_answer(__global const long *keys, __global const long *v
     if (full) {
         out[n + i] = hit ? r - 1 : -r - 1;
         out[2L * n + i] = p;
+        ((__global int *) (out + 3L * n))[i] = hit ? p : ~p;
     }
 }
 
