@@ -21,6 +21,7 @@ public final class PageKernels {
     private final MemorySegment compact;
     private final MemorySegment scatter;
     private final MemorySegment gather;
+    private final MemorySegment gatherPath;
     private final MemorySegment visitAll;
 
     /** The kernels' source, a resource. */
@@ -38,6 +39,7 @@ public final class PageKernels {
         compact = cl.kernel(program, "compact");
         scatter = cl.kernel(program, "scatter");
         gather = cl.kernel(program, "gather");
+        gatherPath = cl.kernel(program, "gather_path");
         visitAll = cl.kernel(program, "visit_all");
     }
 
@@ -129,6 +131,22 @@ public final class PageKernels {
         cl.arg(gather, 3, out);
         cl.arg(gather, 4, n);
         cl.enqueue(gather, n);
+    }
+
+    /**
+     * {@code gather_path}: {@code out[outAt + d * k + j] = path[d * n + reps[j]]} for the rows
+     * {@code d} below {@code height} and {@code j} below {@code k} (the descent's path of the
+     * queries reps).
+     */
+    public void gatherPath(ClBuffer path, int n, ClBuffer reps, int k, int height, ClBuffer out, int outAt) {
+        cl.arg(gatherPath, 0, path);
+        cl.arg(gatherPath, 1, n);
+        cl.arg(gatherPath, 2, reps);
+        cl.arg(gatherPath, 3, k);
+        cl.arg(gatherPath, 4, height);
+        cl.arg(gatherPath, 5, out);
+        cl.arg(gatherPath, 6, outAt);
+        cl.enqueue(gatherPath, (long) k * height);
     }
 
     /** {@code visit_all}: the entries of {@code jobs} pages packed in the order given, one work-item an entry. */

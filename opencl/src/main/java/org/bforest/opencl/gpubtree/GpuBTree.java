@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.bforest.opencl.DeviceSearch;
 import org.bforest.opencl.OpenClException;
+import org.bforest.opencl.cl.ClBuffer;
 import org.bforest.opencl.cl.ClDevice;
 import org.bforest.opencl.cl.ClScope;
 import org.bforest.opencl.cl.PageKernels;
@@ -154,9 +155,15 @@ final class GpuBTree extends PagedTree {
         plan.newHeight = height;
         Level below = leaves;
         int depth = height - 1;   // the path row of the level being planned
-        // The pages above the leaves that the batch went through: only splits need them.
-        int[] path = leaves.splits() && height > 0
-                ? store.readInts(store.scratch(Scratch.PATH, 4L * (height + 1) * n), 0, height * n) : null;
+        // The pages above the leaves that the batch went through: only splits need them, and only
+        // the paths of the splitting leaves' first keys (a split above takes its first splitting
+        // child's key along), gathered on the device: height ints a split leaf, not a query.
+        int[] reps = null;
+        int[] path = null;
+        if (leaves.splits() && height > 0) {
+            reps = splitReps(leaves);
+            path = pathsOf(reps, n);
+        }
         while (below.splits()) {
             Level up = new Level(true);
             if (depth >= 0) {
@@ -167,7 +174,7 @@ final class GpuBTree extends PagedTree {
                     if (below.pieces[c] == 1) {
                         continue;
                     }
-                    int parent = path[depth * n + below.rep[c]];
+                    int parent = path[depth * reps.length + Arrays.binarySearch(reps, below.rep[c])];
                     if (parent != last) {
                         uj = up.add(parent, innerCount[parent], runAt, below.rep[c]);
                         last = parent;
@@ -189,6 +196,30 @@ final class GpuBTree extends PagedTree {
             below = up;
             depth--;
         }
+    }
+
+    /** The batch indices of the leaf jobs that split (ascending: the jobs are in key order). */
+    private static int[] splitReps(Level leaves) {
+        int k = 0;
+        for (int c = 0; c < leaves.jobs; c++) {
+            k += leaves.pieces[c] > 1 ? 1 : 0;
+        }
+        int[] reps = new int[k];
+        for (int c = 0, j = 0; c < leaves.jobs; c++) {
+            if (leaves.pieces[c] > 1) {
+                reps[j++] = leaves.rep[c];
+            }
+        }
+        return reps;
+    }
+
+    /** The path rows above the leaves of the queries {@code reps}: row d of rep j at {@code d * reps.length + j}. */
+    private int[] pathsOf(int[] reps, int n) {
+        int k = reps.length;
+        ClBuffer gathered = store.scratch(Scratch.RAW, 4L * k * (height + 1));   // reps, then their rows
+        store.writeInts(gathered, reps, k);
+        kernels.gatherPath(store.scratch(Scratch.PATH, 4L * (height + 1) * n), n, gathered, k, height, gathered, k);
+        return store.readInts(gathered, k, k * height);
     }
 
     @Override

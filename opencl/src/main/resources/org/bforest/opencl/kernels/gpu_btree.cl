@@ -506,6 +506,19 @@ __kernel void scatter(__global long *keys,
 }
 
 // out[i] = src[at[i]]: the separators the host inserts one level up.
+// The descent's path rows above the leaves of the queries reps[0, k): out[out_at + d * k + j] =
+// path[d * n + reps[j]] for the rows d below height (what a batch's splits read back: the paths of
+// its splitting leaves, not every query's).
+__kernel void gather_path(__global const int *path, const int n, __global const int *reps, const int k,
+                          const int height, __global int *out, const int out_at)
+{
+    int i = get_global_id(0);
+    if (i < k * height) {
+        int d = i / k;
+        out[out_at + i] = path[(long) d * n + reps[i - d * k]];
+    }
+}
+
 __kernel void gather(__global const long *src, __global const int *meta, const int at_at, __global long *out,
                      const int n)
 {
