@@ -18,7 +18,8 @@ package org.bforest.util;
  * bits and then only the runs of keys that agree on them, which are short (a uniform batch's are
  * nearly all one key): a stable insertion sort for a short run, the same radix passes over the
  * rest of the bits for a long one; so exact order costs one more sequential pass, not four more
- * scattering ones. The arrays are the call's own (allocated per sort, none per key).
+ * scattering ones. The arrays are the call's own (allocated per sort, none per key), or, for a
+ * caller that sorts batch after batch, its {@link Buffers}' (allocated once).
  */
 public final class BatchOrder {
     /**
@@ -38,25 +39,84 @@ public final class BatchOrder {
     /** The least batch {@link #ascending(long[], int, Parts)} splits over parts. */
     static final int PARALLEL_FROM = 1 << 16;
 
-    /** The batch's keys in order of their leading bits (see the class comment), repeats kept. */
+    /**
+     * The batch's keys in order of their leading bits (see the class comment), repeats kept, at
+     * {@code [0, size())}: the array is longer only when it is a {@link Buffers}' array.
+     */
     public final long[] keys;
-    /** {@code from[i]}: the index in the caller's batch that {@code keys[i]} came from. */
+    /** {@code from[i]}: the index in the caller's batch that {@code keys[i]} came from ({@code i < size()}). */
     public final int[] from;
     /**
      * The lowest bit sorted: {@link #keys} ascends in the bits from this one up (signed order);
      * 0 when it is exactly ascending.
      */
     public final int sortedFromBit;
+    private final int size;
 
-    private BatchOrder(long[] keys, int[] from, int sortedFromBit) {
+    private BatchOrder(long[] keys, int[] from, int sortedFromBit, int size) {
         this.keys = keys;
         this.from = from;
         this.sortedFromBit = sortedFromBit;
+        this.size = size;
     }
 
     /** The number of keys. */
     public int size() {
-        return keys.length;
+        return size;
+    }
+
+    /**
+     * The arrays a caller keeps from sort to sort ({@link #ascending(long[], int, Parts, Buffers)}):
+     * the result's keys and positions and the sort's scratch, 24 bytes a key, grown when a batch
+     * is larger (by half at least) and kept for batches of up to {@code keep} keys. A structure
+     * that sorts batch after batch then allocates nothing a batch: no megabytes for the JVM to
+     * clear and, while the heap is still growing, none for the kernel to fault in afresh (on a
+     * fresh VM that costs more than the sort). A larger batch gets arrays of its own, not kept.
+     * Not thread-safe: one sort at a time, and each sort's result is valid until the next.
+     */
+    public static final class Buffers {
+        private static final long[] NO_KEYS = new long[0];
+        private static final int[] NO_POSITIONS = new int[0];
+        private final int keep;
+        private long[] k = NO_KEYS;
+        private long[] k2 = NO_KEYS;
+        private int[] p = NO_POSITIONS;
+        private int[] p2 = NO_POSITIONS;
+
+        /** Buffers kept for batches of up to {@code keep} keys (at least 0). */
+        public Buffers(int keep) {
+            if (keep < 0) {
+                throw new IllegalArgumentException("keep must be at least 0, got " + keep);
+            }
+            this.keep = keep;
+        }
+
+        /** The heap bytes kept. */
+        public long bytes() {
+            return 12L * (k.length + k2.length);
+        }
+
+        /** Gives the arrays back to the heap (the next sort allocates them again). */
+        public void release() {
+            k = k2 = NO_KEYS;
+            p = p2 = NO_POSITIONS;
+        }
+
+        /** Room for a batch of {@code n}; false when it is over {@link #keep} (the sort allocates its own). */
+        private boolean fit(int n) {
+            if (n > keep) {
+                return false;
+            }
+            if (k.length < n) {
+                int size = (int) Math.min(keep, Math.max(n, k.length + (k.length >> 1)));
+                release();   // the old ones are garbage before the new ones are allocated
+                k = new long[size];
+                k2 = new long[size];
+                p = new int[size];
+                p2 = new int[size];
+            }
+            return true;
+        }
     }
 
     /**
@@ -67,7 +127,7 @@ public final class BatchOrder {
      *         {@code batch}; equal keys in the order they came
      */
     public static BatchOrder of(long[] batch) {
-        return sort(batch, false);
+        return sort(batch, false, null);
     }
 
     /**
@@ -80,7 +140,7 @@ public final class BatchOrder {
      *         order they came
      */
     public static BatchOrder ascending(long[] batch) {
-        return sort(batch, true);
+        return sort(batch, true, null);
     }
 
     /**
@@ -97,15 +157,31 @@ public final class BatchOrder {
      * @return as {@link #ascending(long[])}
      */
     public static BatchOrder ascending(long[] batch, int parts, Parts runner) {
+        return ascending(batch, parts, runner, null);
+    }
+
+    /**
+     * {@link #ascending(long[], int, Parts)} into {@code buffers}' arrays (null: the call's own):
+     * the result's {@link #keys} and {@link #from} are then the buffers', valid until their next
+     * sort, and may be longer than {@link #size()}.
+     *
+     * @param batch the keys, in any order (not changed)
+     * @param parts how many parts each pass is cut into, at least 1
+     * @param runner runs parts {@code 0..parts-1} of a pass and returns when every one has
+     * @param buffers the arrays kept from sort to sort, or null
+     * @return as {@link #ascending(long[])}
+     */
+    public static BatchOrder ascending(long[] batch, int parts, Parts runner, Buffers buffers) {
         int n = batch.length;
         if (parts < 1) {
             throw new IllegalArgumentException("parts must be at least 1, got " + parts);
         }
         if (parts == 1 || n < PARALLEL_FROM) {
-            return sort(batch, true);
+            return sort(batch, true, buffers);
         }
-        long[] k = new long[n];
-        int[] p = new int[n];
+        boolean kept = buffers != null && buffers.fit(n);
+        long[] k = kept ? buffers.k : new long[n];
+        int[] p = kept ? buffers.p : new int[n];
         long[] differs = new long[parts];
         boolean[] sorted = new boolean[parts];
         long first = batch[0];
@@ -118,7 +194,7 @@ public final class BatchOrder {
             all &= sorted[part];
         }
         if (all) {
-            return new BatchOrder(k, p, 0);
+            return new BatchOrder(k, p, 0, n);
         }
         // The split: the 8 leading bits in which the keys differ (above them all keys agree).
         int shift = Math.max(0, Long.SIZE - Long.numberOfLeadingZeros(differ) - DIGIT_BITS);
@@ -140,8 +216,8 @@ public final class BatchOrder {
             }
         }
         bucketStart[BUCKETS] = n;
-        long[] k2 = new long[n];
-        int[] p2 = new int[n];
+        long[] k2 = kept ? buffers.k2 : new long[n];
+        int[] p2 = kept ? buffers.p2 : new int[n];
         runner.run(parts, part -> {
             int[] at = offsets[part];
             for (int i = start(n, parts, part), to = start(n, parts, part + 1); i < to; i++) {
@@ -167,7 +243,7 @@ public final class BatchOrder {
                 }
             }
         });
-        return new BatchOrder(k2, p2, 0);
+        return new BatchOrder(k2, p2, 0, n);
     }
 
     /** Runs the parts of a pass ({@link #ascending(long[], int, Parts)}). */
@@ -204,24 +280,26 @@ public final class BatchOrder {
         return differ;
     }
 
-    private static BatchOrder sort(long[] batch, boolean full) {
+    /** The one-thread sort, into {@code buffers}' arrays where given (null: the call's own). */
+    private static BatchOrder sort(long[] batch, boolean full, Buffers buffers) {
         int n = batch.length;
-        long[] k = new long[n];
-        int[] p = new int[n];
+        boolean kept = buffers != null && buffers.fit(n);
+        long[] k = kept ? buffers.k : new long[n];
+        int[] p = kept ? buffers.p : new int[n];
         if (n == 0) {
-            return new BatchOrder(k, p, 0);
+            return new BatchOrder(k, p, 0, n);
         }
         boolean[] sorted = new boolean[1];
         long differ = copy(batch, k, p, 0, n, batch[0], sorted, 0);
         if (sorted[0]) {
-            return new BatchOrder(k, p, 0); // already ascending (and stable): nothing to move
+            return new BatchOrder(k, p, 0, n); // already ascending (and stable): nothing to move
         }
-        long[] k2 = new long[n];
-        int[] p2 = new int[n];
+        long[] k2 = kept ? buffers.k2 : new long[n];
+        int[] p2 = kept ? buffers.p2 : new int[n];
         int[][] counts = new int[Long.SIZE / DIGIT_BITS][BUCKETS];
         int from = full ? sortRange(k, p, k2, p2, counts, 0, n, differ)
                 : leadingBits(k, p, k2, p2, counts, 0, n, differ);
-        return new BatchOrder(k, p, from);
+        return new BatchOrder(k, p, from, n);
     }
 
     /**

@@ -13,6 +13,11 @@ import org.junit.jupiter.api.Test;
 /** The batch order: a stable permutation whose keys ascend in every bit it claims to sort. */
 class BatchOrderTest {
     private static final long SEED = 0x5eed_0bad_cafeL;
+    /**
+     * Kept from check to check, as a structure keeps them from batch to batch: every sort into
+     * them finds the last one's keys there (and grows them, or, over 80,000 keys, uses its own).
+     */
+    private static final BatchOrder.Buffers BUFFERS = new BatchOrder.Buffers(80_000);
 
     /** Checks everything {@link BatchOrder} promises about {@code batch}. */
     private static void check(long[] batch, String what) {
@@ -35,6 +40,45 @@ class BatchOrderTest {
             assertArrayEquals(exact.keys, o.keys, what + ": in parts, other keys");
             assertArrayEquals(exact.from, o.from, what + ": in parts, other positions");
         }
+        for (int parts : new int[] {1, 3}) {
+            BatchOrder o = BatchOrder.ascending(batch, parts, backwards, BUFFERS);
+            int n = batch.length;
+            assertEquals(0, o.sortedFromBit, what + ": ascending() into buffers sorts every bit");
+            check(batch, o, what + ", ascending() into buffers, " + parts + " parts");
+            assertArrayEquals(exact.keys, java.util.Arrays.copyOf(o.keys, n), what + ": into buffers, other keys");
+            assertArrayEquals(exact.from, java.util.Arrays.copyOf(o.from, n), what + ": into buffers, other positions");
+        }
+    }
+
+    @Test
+    void buffersAreKeptUpToTheirSize() {
+        SplittableRandom r = new SplittableRandom(SEED + 2);
+        BatchOrder.Parts one = (parts, part) -> {
+            for (int i = 0; i < parts; i++) {
+                part.accept(i);
+            }
+        };
+        BatchOrder.Buffers b = new BatchOrder.Buffers(100_000);
+        assertEquals(0, b.bytes());
+        BatchOrder.ascending(batch(70_000, r::nextLong), 2, one, b);
+        assertEquals(24L * 70_000, b.bytes(), "arrays for the batch");
+        // A smaller batch: the same arrays; one key more: grown by half (here to the size kept).
+        BatchOrder small = BatchOrder.ascending(batch(50, r::nextLong), 2, one, b);
+        assertEquals(50, small.size());
+        assertEquals(70_000, small.keys.length);
+        BatchOrder.ascending(batch(70_001, r::nextLong), 2, one, b);
+        long kept = b.bytes();
+        assertEquals(24L * 100_000, kept);
+        BatchOrder again = BatchOrder.ascending(batch(90_000, r::nextLong), 2, one, b);
+        assertEquals(100_000, again.keys.length, "the kept arrays, not its own");
+        assertEquals(kept, b.bytes());
+        // Over the size kept: arrays of its own, exactly its size; the kept ones stay.
+        BatchOrder big = BatchOrder.ascending(batch(100_001, r::nextLong), 2, one, b);
+        assertEquals(100_001, big.keys.length);
+        assertEquals(kept, b.bytes());
+        b.release();
+        assertEquals(0, b.bytes());
+        assertThrows(IllegalArgumentException.class, () -> new BatchOrder.Buffers(-1));
     }
 
     /** Checks that {@code o}, a sort of {@code batch}, keeps every promise of {@link BatchOrder}. */

@@ -36,6 +36,31 @@ public final class Level {
         this.inner = inner;
     }
 
+    /** Empties the level for another batch's plan, its job arrays kept (its runs are the planner's). */
+    public void reset() {
+        jobs = 0;
+        destCount = 0;
+        runKeys = runValues = null;
+    }
+
+    /** Empties the level and gives its job arrays back (to their first size). */
+    public void release() {
+        reset();
+        page = new int[4];
+        count = new int[4];
+        run = new int[4];
+        runLen = new int[4];
+        pieces = new int[4];
+        dest = new int[4];
+        rep = new int[4];
+        destPages = new int[4];
+    }
+
+    /** Heap bytes of the job arrays. */
+    public long bytes() {
+        return 4L * (7L * page.length + destPages.length);
+    }
+
     public int add(int p, int c, int runStart, int repIndex) {
         if (jobs == page.length) {
             int n = jobs * 2;

@@ -97,7 +97,7 @@ final class LookUpBatches {
     boolean getAll(long[] keys, long[] values, long absent, int pages) {
         if (!reorders(search, keys.length)) {
             for (int from = 0; from < keys.length; from += PagedTree.MAX_BATCH) {
-                tree.lookUp(keys, from, Math.min(PagedTree.MAX_BATCH, keys.length - from), values, absent, null);
+                tree.lookUp(keys, from, Math.min(PagedTree.MAX_BATCH, keys.length - from), values, absent);
             }
             return true;
         }

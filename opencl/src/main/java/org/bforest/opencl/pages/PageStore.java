@@ -407,11 +407,10 @@ public final class PageStore {
      * What an update's plan needs of the tree's last descent (in the OUT scratch): each query's
      * leaf page where its key is there, {@code ~page} (negative) where not, 4 bytes a key; and, if
      * {@code previous} is given, the values found into it. One transfer, copied out in parts over
-     * the host's threads.
+     * the host's threads into {@code pages[0, n)}, which it returns.
      */
-    int[] found(int n, long[] previous) {
+    int[] found(int n, long[] previous, int[] pages) {
         ClBuffer out = scratch(Scratch.OUT, outBytes(n));
-        int[] pages = new int[n];
         long skip = previous == null ? 24L * n : 0;   // the values too: a single put's (n = 1)
         MemorySegment h = cl.readBounced(out, skip, outBytes(n) - skip);
         long at = 24L * n - skip;

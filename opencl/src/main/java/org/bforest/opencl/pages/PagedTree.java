@@ -94,6 +94,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     private final BatchClock clock;
     /** The look-up batches of {@link #getAll}: ordered, maybe pipelined, answers scattered back. */
     private final LookUpBatches lookUps;
+    private final BatchPlan plan = new BatchPlan(MAX_BATCH);   // update batches' host plan, arrays kept
     private int maxBatch = MAX_BATCH;   // distinct keys a write call's chunk holds at most (tests lower it)
 
     /** {@code what}: the structure's name in messages, e.g. "GPU B+-tree". */
@@ -207,11 +208,10 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
 
     /**
      * Enqueues the look-up of the {@code n} queries in the QUERIES scratch: when it has run, OUT
-     * holds n values ({@code absent} where a key is
-     * not there), n slots ({@code < 0}: not there, -(insertion point) - 1) and n leaf pages (and a
-     * device descent its path); unless {@code full}, the values alone, value i at the int at index
-     * {@code toAt + i} of QUERIES if {@code toAt >= 0}. Called under the tree's lock, by
-     * {@link #sendQueries}, after {@link #prepareDescent} of the same keys.
+     * holds n values ({@code absent} where a key is not there), n slots ({@code < 0}: not there,
+     * -(insertion point) - 1) and n leaf pages (and a device descent its path); unless {@code full},
+     * the values alone, value i at the int at index {@code toAt + i} of QUERIES if {@code toAt >= 0}.
+     * Called under the tree's lock, by {@link #sendQueries}, after {@link #prepareDescent} of the same keys.
      */
     protected abstract void enqueueLookup(int n, long absent, boolean full, int toAt);
 
@@ -297,7 +297,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
             return getMax(absent);
         }
         long[] out = new long[1];
-        lookUp(new long[] {key}, 0, 1, out, absent, null);
+        lookUp(new long[] {key}, 0, 1, out, absent);
         return out[0];
     }
 
@@ -307,9 +307,10 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         if (key == MAXKEY) {
             return hasMax;
         }
-        int[] slot = new int[1];
-        lookUp(new long[] {key}, 0, 1, new long[1], 0, slot);
-        return slot[0] >= 0;
+        synchronized (store.lock) {
+            sendQueries(new long[] {key}, 0, 1, null, null, 0, true, false);
+            return store.slots(1)[0] >= 0;   // its slot: < 0 where the key is not there
+        }
     }
 
     /**
@@ -330,20 +331,11 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         clock.stop(t0);
     }
 
-    /** Looks up keys[from, from + n) into values[from, ...) and, if asked, their slots. */
-    void lookUp(long[] keys, int from, int n, long[] values, long absent, int[] slots) {
+    /** Looks up keys[from, from + n) into values[from, ...). */
+    void lookUp(long[] keys, int from, int n, long[] values, long absent) {
         synchronized (store.lock) {
-            sendQueries(keys, from, n, null, null, absent, slots != null, false);
-            if (slots == null) {
-                store.readLongs(store.scratch(Scratch.OUT, PageStore.outBytes(n)), 0, values, from, n);
-            } else {
-                long[] both = new long[2 * n];
-                store.readLongs(store.scratch(Scratch.OUT, PageStore.outBytes(n)), 0, both, 0, 2 * n);
-                System.arraycopy(both, 0, values, from, n);
-                for (int i = 0; i < n; i++) {
-                    slots[i] = (int) both[n + i];
-                }
-            }
+            sendQueries(keys, from, n, null, null, absent, false, false);
+            store.readLongs(store.scratch(Scratch.OUT, PageStore.outBytes(n)), 0, values, from, n);
         }
     }
 
@@ -373,10 +365,9 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
             return;
         }
         long t0 = clock.start();
-        long[][] batch = BatchPlan.distinctSorted(keys, values);
-        long[] sorted = batch[0];
-        long[] vals = batch[1];
-        int u = sorted.length;
+        int u = plan.distinctSorted(keys, values);
+        long[] sorted = plan.keys();
+        long[] vals = plan.values();
         int inLeaves = BatchPlan.inLeaves(sorted, u);
         WriteChunks.run("putAll", "in the tree", sorted, inLeaves, u, maxBatch, this::hasFailed,
                 (from, n) -> upsertSorted(sorted, vals, from, n, null));
@@ -405,8 +396,8 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
             return 0;
         }
         long t0 = clock.start();
-        long[] sorted = BatchPlan.distinctSorted(keys, null)[0];
-        int u = sorted.length;
+        int u = plan.distinctSorted(keys, null);
+        long[] sorted = plan.keys();
         int inLeaves = BatchPlan.inLeaves(sorted, u);
         long removed = WriteChunks.run("removeAll", "removed", sorted, inLeaves, u, maxBatch, this::hasFailed,
                 (from, n) -> deleteSorted(sorted, from, n, null));
@@ -425,7 +416,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     private int upsertSorted(long[] keys, long[] vals, int from, int n, long[] previous) {
         synchronized (store.lock) {
             sendQueries(keys, from, n, vals, null, 0, true, true);
-            int[] found = store.found(n, previous);
+            int[] found = store.found(n, previous, plan.found(n));
             int fresh = BatchPlan.missing(found, n);
             if (fresh == 0) {
                 commit();
@@ -443,7 +434,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
 
             // The plan: the leaves' jobs, and every level their splits reach, with new page ids
             // (freed ones first).
-            Level leaves = BatchPlan.inserts(found, n, keys, vals, from, fresh, chain.count);
+            Level leaves = plan.inserts(found, n, keys, vals, from, fresh, chain.count);
             leaves.assignPieces(pageKeys, store.leafIds);
             UpperPlan upper = null;
             try {
@@ -508,7 +499,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     private int deleteSorted(long[] keys, int from, int n, long[] previous) {
         synchronized (store.lock) {
             sendQueries(keys, from, n, null, null, 0, true, true);
-            int[] at = store.found(n, previous);
+            int[] at = store.found(n, previous, plan.found(n));
             int found = n - BatchPlan.missing(at, n);
             if (found == 0) {
                 return 0;
@@ -523,7 +514,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                     throw e;
                 }
             } else {
-                Level lv = BatchPlan.deletes(at, n, keys, from, found, chain.count);
+                Level lv = plan.deletes(at, n, keys, from, found, chain.count);
                 int[] emptied = BatchPlan.emptied(lv);
                 UpperRemoval upper = emptied.length == 0 ? null : planRemovals(lv, emptied, n);
                 merges.reserve(true, List.of(lv));   // out of memory here: nothing has changed
@@ -572,6 +563,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
             Image empty = Image.build(new long[0], null, pageKeys, fill, innerPagesOnDevice() >= 0 && buildsInnerPages());
             try {
                 store.release();
+                plan.release();
                 install(empty);
                 clearUpper();
             } catch (RuntimeException | Error e) {
@@ -743,7 +735,12 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     public long memoryBytes() {
         open();
         return store.bytes() + chain.bytes() + store.leafIds.bytes() + store.innerIds.bytes() + upperHostBytes()
-                + cl.hostBytes() + lookUps.hostBytes() + 256;
+                + hostScratchBytes() + 256;
+    }
+
+    /** Host bytes kept from batch to batch for transfers and plans (a part of {@link #memoryBytes}). */
+    long hostScratchBytes() {
+        return cl.hostBytes() + lookUps.hostBytes() + plan.bytes();
     }
 
     @Override

@@ -150,7 +150,10 @@ class PagePlanTest {
     @Test
     void distinctSortedKeepsTheLastValueOfEveryKey() {
         SplittableRandom r = new SplittableRandom(0xD15C);
-        for (int n : new int[] {0, 1, 1000, 2 * HostWork.MIN_PART + 1, 300_000}) {
+        // One plan throughout, as a tree's: its kept arrays hold the last batch's keys, growing,
+        // shrinking and, over the size kept, a batch's own.
+        BatchPlan plan = new BatchPlan(100_000);
+        for (int n : new int[] {0, 1, 1000, 2 * HostWork.MIN_PART + 1, 300_000, 80_000, 90_000, 1000}) {
             long[] keys = new long[n];
             long[] values = new long[n];
             java.util.TreeMap<Long, Long> model = new java.util.TreeMap<>();
@@ -163,15 +166,21 @@ class PagePlanTest {
                 values[i] = r.nextLong();
                 model.put(keys[i], values[i]);
             }
-            long[][] out = BatchPlan.distinctSorted(keys, values);
-            assertEquals(model.size(), out[0].length, "n=" + n);
+            assertEquals(model.size(), plan.distinctSorted(keys, values), "n=" + n);
+            long[] sorted = plan.keys();
+            long[] last = plan.values();
             int i = 0;
             for (var e : model.entrySet()) {
-                assertEquals(e.getKey(), out[0][i], "n=" + n + ", key " + i);
-                assertEquals(e.getValue(), out[1][i], "n=" + n + ", the last value of key " + e.getKey());
+                assertEquals(e.getKey(), sorted[i], "n=" + n + ", key " + i);
+                assertEquals(e.getValue(), last[i], "n=" + n + ", the last value of key " + e.getKey());
                 i++;
             }
-            assertEquals(model.size(), BatchPlan.distinctSorted(keys, null)[0].length, "n=" + n + ", keys only");
+            assertEquals(model.size(), plan.distinctSorted(keys, null), "n=" + n + ", keys only");
+            assertEquals(null, plan.values(), "n=" + n + ", keys only");
+            i = 0;
+            for (long k : model.keySet()) {
+                assertEquals(k, plan.keys()[i++], "n=" + n + ", keys only, key " + (i - 1));
+            }
         }
     }
 }

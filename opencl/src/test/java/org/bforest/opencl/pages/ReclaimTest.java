@@ -258,10 +258,10 @@ class ReclaimTest {
 
     /**
      * Bytes a tree holds for its keys: its memory figure less the batches' device scratch and the
-     * host's transfer buffers (both kept for the next batch, sized by the batches, not the tree).
+     * host's transfer buffers and batch plans (all kept for the next batch, sized by the batches, not the tree).
      */
     private static long held(PagedTree t) {
-        return t.memoryBytes() - (t.deviceBytes() - t.pageBytes()) - t.cl.hostBytes();
+        return t.memoryBytes() - (t.deviceBytes() - t.pageBytes()) - t.hostScratchBytes();
     }
 
     /** The invariants, the height bound, the size and the entries in order against the model. */
