@@ -1,5 +1,7 @@
 package org.bforest.opencl.cl;
 
+import java.lang.ref.Cleaner;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -12,8 +14,11 @@ import org.bforest.opencl.OpenClException;
  * Java heap, where such an index is a few small objects, so it may never run while the device is
  * full. A batch or a bulk load that finds the device out of memory therefore asks for one
  * collection ({@link #reclaimUnreachable}) and, if some scope closed meanwhile, tries once more.
+ * The indexes' Cleaner is this class's ({@link #whenUnreachable}), so that a reclaim can tell when
+ * it has been through what the collection found.
  */
 public final class DeviceMemory {
+    private static final Cleaner CLEANER = Cleaner.create();
     /** Scopes closed in this process, by their owners or by a Cleaner. */
     private static final AtomicLong CLOSED = new AtomicLong();
     /** How long a reclaim waits for the Cleaner at most, and between looks. */
@@ -22,6 +27,14 @@ public final class DeviceMemory {
     private static final int CL_MEM_OBJECT_ALLOCATION_FAILURE = -4;
 
     private DeviceMemory() {
+    }
+
+    /**
+     * Runs {@code close} (which must not refer to {@code owner}) once {@code owner} is unreachable:
+     * the safety net of an index nobody closed.
+     */
+    public static Cleaner.Cleanable whenUnreachable(Object owner, Runnable close) {
+        return CLEANER.register(owner, close);
     }
 
     /** A scope closed (its device memory given back). */
@@ -36,15 +49,19 @@ public final class DeviceMemory {
 
     /**
      * Runs the garbage collector and waits for the Cleaner to close the scopes of unreachable
-     * indexes: until one has closed and none more for a moment, at most 100 ms. Returns whether
-     * any scope closed meanwhile, so that a retry may find room. Call it holding no device's
-     * monitor (the Cleaner's close takes it).
+     * indexes: until it has been through what the collection found (a sentinel object, unreachable
+     * before it, has been cleaned: with nothing to close that takes about 10 ms, not the whole
+     * wait) or some scope has closed, and none more for a moment; at most 100 ms. Returns
+     * whether any scope closed meanwhile, so that a retry may find room. Call it holding no
+     * device's monitor (the Cleaner's close takes it).
      */
     public static boolean reclaimUnreachable() {
         long before = CLOSED.get();
+        CountDownLatch swept = sentinel();
         System.gc();
         long deadline = System.nanoTime() + WAIT_NANOS;
         long seen = before;
+        boolean sweptSeen = false;
         boolean interrupted = false;
         while (System.nanoTime() < deadline) {
             try {
@@ -54,15 +71,26 @@ public final class DeviceMemory {
                 break;
             }
             long now = CLOSED.get();
-            if (now != before && now == seen) {
-                break;   // some closed, and no more since the last look
+            // Done when none closed since the last look and either some have, or the Cleaner was
+            // through the collection's finds already then (a close it began just before the
+            // sentinel, in no particular order, has had a whole look's time to end).
+            if (now == seen && (now != before || sweptSeen)) {
+                break;
             }
+            sweptSeen = swept.getCount() == 0;
             seen = now;
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
         return CLOSED.get() != before;
+    }
+
+    /** A latch the Cleaner opens once an object made here, unreachable on return, has been collected. */
+    private static CountDownLatch sentinel() {
+        CountDownLatch swept = new CountDownLatch(1);
+        CLEANER.register(new Object(), swept::countDown);
+        return swept;
     }
 
     /**

@@ -1,6 +1,5 @@
 package org.bforest.opencl.pages;
 
-import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.List;
 import org.bforest.opencl.DeviceFunction;
@@ -76,12 +75,11 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
      * 11M entries) takes a few launches.
      */
     static final int MAX_LAUNCH_ENTRIES = 1 << 21;
-    private static final Cleaner CLEANER = Cleaner.create();
 
     protected final double fill;
     /** How look-up batches are ordered and searched on the device. */
     protected final DeviceSearch search;
-    private final Cleaner.Cleanable cleanable;
+    private final java.lang.ref.Cleaner.Cleanable cleanable;
     /** The kernels of kernels/gpu_btree.cl, this tree's own objects (their arguments are per kernel object). */
     protected final PageKernels kernels;
     /** The merge, compact, scatter and gather launches of a batch's levels. */
@@ -113,7 +111,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         this.visit = new DeviceVisit(cl, store);
         // The safety net: an index nobody closed gives its device memory back when collected.
         // The action holds the scope, never the tree.
-        cleanable = CLEANER.register(this, cl::close);
+        cleanable = DeviceMemory.whenUnreachable(this, cl::close);
     }
 
     /** A subclass's constructor: the tree over an image, in a scope of its own. */
