@@ -32,8 +32,15 @@ public final class PageStore {
     public ClBuffer leafValues;
     public ClBuffer innerKeys;
     public ClBuffer innerKids;
+    /** Pages the leaf and inner buffers hold (both buffers of a kind at least this many). */
     public int leafCapacity;
     public int innerCapacity;
+    /**
+     * The pages the first buffer of each kind (keys) holds, more than its kind's capacity when a
+     * growth enlarged it and then found no room for the second ({@link #ensure}).
+     */
+    private int leafKeysCapacity;
+    private int innerKeysCapacity;
     /** The leaf pages in use and the free ones. */
     public final PageIds leafIds = new PageIds();
     /** The inner pages in use and the free ones (none used by a tree whose inner levels are on the host). */
@@ -54,8 +61,8 @@ public final class PageStore {
     public void upload(long[] lk, long[] lv, int leaves, long[] ik, int[] ic, int inners) {
         leafIds.reset(leaves);
         innerIds.reset(inners);
-        leafCapacity = Math.max(1, leaves);
-        innerCapacity = Math.max(1, inners);
+        leafCapacity = leafKeysCapacity = Math.max(1, leaves);
+        innerCapacity = innerKeysCapacity = Math.max(1, inners);
         leafKeys = cl.buffer(8L * pageKeys * leafCapacity);
         leafValues = cl.buffer(8L * pageKeys * leafCapacity);
         innerKeys = cl.buffer(8L * pageKeys * innerCapacity);
@@ -78,69 +85,58 @@ public final class PageStore {
 
     /**
      * Makes room for {@code leaves} leaf and {@code inners} inner pages, growing by half again
-     * at least. Either everything needed is allocated or nothing changes (an
-     * {@link org.bforest.opencl.OpenClException} when the device is out of memory).
+     * at least. One buffer at a time: each new one is allocated, the pages copied into it (a
+     * blocking copy) and the old one released before the next is allocated, so that at the peak
+     * the device holds one kind's buffers and one new one (twice that kind's bytes for a growth by
+     * half, where allocating both new buffers first needed 2.5 times). A device out of memory
+     * ({@link org.bforest.opencl.OpenClException}) leaves every buffer holding the tree: a buffer
+     * grown before the failure stays larger, and the next call grows only its partner.
      */
     public void ensure(int leaves, int inners) {
-        ClBuffer nlk = null;
-        ClBuffer nlv = null;
-        ClBuffer nik = null;
-        ClBuffer nic = null;
-        int newLeafCap = leafCapacity;
-        int newInnerCap = innerCapacity;
-        try {
-            if (leaves > leafCapacity) {
-                newLeafCap = grown(leafCapacity, leaves);
-                nlk = allocate(8L * pageKeys * newLeafCap);
-                nlv = allocate(8L * pageKeys * newLeafCap);
+        if (leaves > leafCapacity) {
+            int capacity = grown(leafCapacity, leaves);
+            long pageBytes = 8L * pageKeys;
+            if (leafKeysCapacity < capacity) {
+                leafKeys = regrow(leafKeys, pageBytes, leafCapacity, capacity);
+                leafKeysCapacity = capacity;
             }
-            if (inners > innerCapacity) {
-                newInnerCap = grown(innerCapacity, inners);
-                nik = allocate(8L * pageKeys * newInnerCap);
-                nic = allocate(4L * (pageKeys + 1) * newInnerCap);
-            }
-            // Every byte touched: the copies the old pages, a fill the rest (see ClScope#touch).
-            if (nlk != null) {
-                grow(leafKeys, nlk, 8L * pageKeys, leafCapacity, newLeafCap);
-                grow(leafValues, nlv, 8L * pageKeys, leafCapacity, newLeafCap);
-            }
-            if (nik != null) {
-                grow(innerKeys, nik, 8L * pageKeys, innerCapacity, newInnerCap);
-                grow(innerKids, nic, 4L * (pageKeys + 1), innerCapacity, newInnerCap);
-            }
-        } catch (RuntimeException e) {
-            // Nothing has changed: the old buffers hold the tree; the new ones go back.
-            for (ClBuffer m : new ClBuffer[] {nlk, nlv, nik, nic}) {
-                if (m != null) {
-                    try {
-                        cl.release(m);
-                    } catch (RuntimeException again) {
-                        e.addSuppressed(again);
-                    }
-                }
-            }
-            throw e;
+            leafValues = regrow(leafValues, pageBytes, leafCapacity, capacity);
+            leafCapacity = capacity;
+            leafKeysCapacity = Math.max(leafKeysCapacity, capacity);
         }
-        if (nlk != null) {
-            cl.release(leafKeys);
-            cl.release(leafValues);
-            leafKeys = nlk;
-            leafValues = nlv;
-            leafCapacity = newLeafCap;
-        }
-        if (nik != null) {
-            cl.release(innerKeys);
-            cl.release(innerKids);
-            innerKeys = nik;
-            innerKids = nic;
-            innerCapacity = newInnerCap;
+        if (inners > innerCapacity) {
+            int capacity = grown(innerCapacity, inners);
+            if (innerKeysCapacity < capacity) {
+                innerKeys = regrow(innerKeys, 8L * pageKeys, innerCapacity, capacity);
+                innerKeysCapacity = capacity;
+            }
+            innerKids = regrow(innerKids, 4L * (pageKeys + 1), innerCapacity, capacity);
+            innerCapacity = capacity;
+            innerKeysCapacity = Math.max(innerKeysCapacity, capacity);
         }
     }
 
-    /** Copies the {@code pages} pages of {@code from} into {@code to} and touches the rest of its {@code capacity}. */
-    private void grow(ClBuffer from, ClBuffer to, long pageBytes, int pages, int capacity) {
-        cl.copy(from, 0, to, 0, pageBytes * pages);
-        cl.touch(to, pageBytes * pages, pageBytes * (capacity - pages));
+    /**
+     * A buffer of {@code capacity} pages of {@code pageBytes} holding the first {@code pages} of
+     * {@code old}, which is released; every byte of it touched (the copy the old pages, a fill the
+     * rest: see {@link ClScope#touch}). If the device refuses, the new one goes back and
+     * {@code old} stays as it was.
+     */
+    private ClBuffer regrow(ClBuffer old, long pageBytes, int pages, int capacity) {
+        ClBuffer b = allocate(pageBytes * capacity);
+        try {
+            cl.copy(old, 0, b, 0, pageBytes * pages);   // blocking: the old one is free once released
+            cl.touch(b, pageBytes * pages, pageBytes * (capacity - pages));
+        } catch (RuntimeException e) {
+            try {
+                cl.release(b);
+            } catch (RuntimeException again) {
+                e.addSuppressed(again);
+            }
+            throw e;
+        }
+        cl.release(old);
+        return b;
     }
 
     /**
@@ -175,7 +171,7 @@ public final class PageStore {
             if (moved != null) {
                 leafKeys = moved[0];
                 leafValues = moved[1];
-                leafCapacity = Math.max(1, 2 * leaves);
+                leafCapacity = leafKeysCapacity = Math.max(1, 2 * leaves);
             }
         }
         int inners = innerIds.top();
@@ -184,7 +180,7 @@ public final class PageStore {
             if (moved != null) {
                 innerKeys = moved[0];
                 innerKids = moved[1];
-                innerCapacity = Math.max(1, 2 * inners);
+                innerCapacity = innerKeysCapacity = Math.max(1, 2 * inners);
             }
         }
     }
@@ -281,7 +277,8 @@ public final class PageStore {
 
     /** Device bytes of the page buffers, at capacity. */
     public long pageBytes() {
-        return 16L * pageKeys * leafCapacity + (8L * pageKeys + 4L * (pageKeys + 1)) * innerCapacity;
+        return 8L * pageKeys * (leafKeysCapacity + leafCapacity + innerKeysCapacity)
+                + 4L * (pageKeys + 1) * innerCapacity;
     }
 
     /** Device bytes held: pages at capacity and scratch. */
@@ -351,7 +348,7 @@ public final class PageStore {
             }
         }
         leafKeys = leafValues = innerKeys = innerKids = null;
-        leafCapacity = innerCapacity = 0;
+        leafCapacity = innerCapacity = leafKeysCapacity = innerKeysCapacity = 0;
         for (int r = 0; r < scratch.length; r++) {
             if (scratch[r] != null) {
                 cl.release(scratch[r]);

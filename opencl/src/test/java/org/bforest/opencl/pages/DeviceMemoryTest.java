@@ -84,6 +84,78 @@ class DeviceMemoryTest {
         }
     }
 
+    /**
+     * A page buffer grows one buffer at a time: the new keys' buffer is filled and the old one
+     * released before the values' new one is allocated, so a growth needs room for both new ones
+     * less the old keys' (allocating both before releasing either needed room for both beside the
+     * old ones: this test's limit refuses that). Where the keys' buffer has grown
+     * and the values' finds no room, the batch fails, the tree whole, and the next growth enlarges
+     * the values' buffer alone.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"gpu-btree", "hybrid"})
+    void aPageBufferGrowsOneBufferAtATime(String structure) {
+        ClDevice device = OpenClTesting.handle();
+        int pageKeys = 64;
+        long[] keys = new long[20_000];
+        TreeMap<Long, Long> model = new TreeMap<>();
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = 3L * i;
+            model.put(keys[i], keys[i]);
+        }
+        try (NativeLongIndex t = structure.equals("hybrid")
+                ? HybridTrees.create(device, pageKeys, DeviceSearch.DEFAULT, keys, keys)
+                : GpuBTrees.create(device, pageKeys, DeviceSearch.DEFAULT, keys, keys)) {
+            PagedTree tree = (PagedTree) t;
+            PageStore store = tree.store;
+            long pageBytes = 8L * pageKeys;
+            synchronized (store.lock) {
+                // Room for both new leaf buffers (grown by half) less the old keys' buffer.
+                int capacity = store.leafCapacity;
+                int grown = capacity + capacity / 2 + 1;
+                long before = store.pageBytes();
+                tree.limitDeviceBytes(store.bytes() + pageBytes * (2L * grown - capacity));
+                store.ensure(capacity + 1, store.innerIds.top());
+                assertEquals(grown, store.leafCapacity, "grown by half");
+                assertEquals(before + 2 * pageBytes * (grown - capacity), store.pageBytes());
+
+                // Room for the keys' new buffer only: the values' growth fails, the tree whole.
+                capacity = store.leafCapacity;
+                grown = capacity + capacity / 2 + 1;
+                tree.limitDeviceBytes(store.bytes() + pageBytes * grown);
+                before = store.pageBytes();
+                try {
+                    store.ensure(capacity + 1, store.innerIds.top());
+                    fail(structure + ": the values' buffer found room it should not have");
+                } catch (OpenClException e) {
+                    assertEquals(-4, e.status(), e.getMessage());
+                }
+                assertEquals(capacity, store.leafCapacity, "the capacity both buffers hold");
+                assertEquals(before + pageBytes * (grown - capacity), store.pageBytes(), "the keys' buffer grown");
+            }
+            tree.limitDeviceBytes(Long.MAX_VALUE);
+            assertSame(model, t, structure + ", the keys' buffer grown alone");
+            synchronized (store.lock) {
+                int capacity = store.leafCapacity;
+                int grown = capacity + capacity / 2 + 1;
+                long before = store.pageBytes();
+                // The values' buffer alone grows now: room for it and nothing more.
+                tree.limitDeviceBytes(store.bytes() + pageBytes * grown);
+                store.ensure(capacity + 1, store.innerIds.top());
+                assertEquals(grown, store.leafCapacity);
+                assertEquals(before + pageBytes * (grown - capacity), store.pageBytes(), "the values' buffer grown");
+            }
+            tree.limitDeviceBytes(Long.MAX_VALUE);
+            assertSame(model, t, structure + ", both grown");
+            long[] more = {1, 2, 4, 5};
+            t.putAll(more, more);
+            for (long k : more) {
+                model.put(k, k);
+            }
+            assertSame(model, t, structure + ", after a batch");
+        }
+    }
+
     /** The tree holds exactly the model's entries, and its invariants hold (shared with {@link DeviceFailureTest}). */
     static void assertSame(TreeMap<Long, Long> model, NativeLongIndex t, String at) {
         IndexAssertions.checkInvariants(t);
