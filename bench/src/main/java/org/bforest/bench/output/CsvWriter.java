@@ -56,7 +56,9 @@ import org.bforest.bench.runner.RunSummary;
  * {@code batch_ms}, the wall time a batch call; {@code host_ms}, the part of it the host worked
  * (sorting, planning, copying); {@code transfer_ms} and {@code kernel_ms}, device time a batch in
  * transfers and in kernels (the driver's profiling: they may overlap host work, so the parts need
- * not add up to {@code batch_ms}); {@code host_share}, {@code host_ms / batch_ms}. Each is the
+ * not add up to {@code batch_ms}); {@code host_share}, {@code host_ms / batch_ms};
+ * {@code heap_kb_batch}, the heap memory every thread of the JVM allocated a batch call, KiB (what
+ * the tree allocates on the host: the runner's batch arrays are made before the run). Each is the
  * median over the timed repetitions of that repetition's figure (its sums divided by its batches),
  * not a sum. Snapshot rows leave all of them empty.
  *
@@ -85,10 +87,11 @@ public final class CsvWriter {
             + "snap_save_vs_disk,snap_load_vs_disk,snap_cold_load_vs_disk,snap_load_vs_treemap,snap_kind,"
             + "snap_load_kind,"
             // the structure's own bytes a key, and a device index's memory and time per batch (DEVICE_COLUMNS)
-            + "bytes_per_key_own,device_bytes_per_key,batches,batch_ms,host_ms,transfer_ms,kernel_ms,host_share";
+            + "bytes_per_key_own,device_bytes_per_key,batches,batch_ms,host_ms,transfer_ms,kernel_ms,host_share,"
+            + "heap_kb_batch";
 
     /** The columns after the snapshot's: {@link #deviceCsv}. */
-    static final int DEVICE_COLUMNS = 8;
+    static final int DEVICE_COLUMNS = 9;
 
     private CsvWriter() {
     }
@@ -136,7 +139,8 @@ public final class CsvWriter {
             return own + ",".repeat(DEVICE_COLUMNS - 1);
         }
         return String.join(",", own, number(d.deviceBytesPerKey(), 2), number(d.batches(), 1), number(d.batchMs(), 3),
-                number(d.hostMs(), 3), number(d.transferMs(), 3), number(d.kernelMs(), 3), number(d.hostShare(), 3));
+                number(d.hostMs(), 3), number(d.transferMs(), 3), number(d.kernelMs(), 3), number(d.hostShare(), 3),
+                number(d.heapKbBatch(), 1));
     }
 
     private static String number(double v, int decimals) {

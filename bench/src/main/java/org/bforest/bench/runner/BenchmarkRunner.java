@@ -444,7 +444,7 @@ public final class BenchmarkRunner {
             double[] tenthSeconds = w == Workload.W ? new double[SlidingWindow.TENTHS] : null;
             double[] tenthBytes = w == Workload.W ? new double[SlidingWindow.TENTHS] : null;
             progress.phase("run");
-            DevicePhases.start(a);
+            st.device.start(a);
             long t0 = System.nanoTime();
             long sum = buffers != null ? runBatched(a, ops, buffers)
                     : tenthSeconds != null ? runTenths(a, ops, tenthSeconds, tenthBytes)

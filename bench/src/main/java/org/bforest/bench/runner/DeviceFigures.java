@@ -13,7 +13,9 @@ package org.bforest.bench.runner;
  * @param kernelMs          device time in kernels a batch, milliseconds
  * @param hostShare         host time over wall time, 0 to 1
  * @param deviceBytesPerKey {@code deviceBytes()} over the keys, after the build
+ * @param heapKbBatch       heap memory allocated a batch call, by every thread of the JVM (the tree's
+ *                          host workers too), in KiB; NaN where the JVM does not count it
  */
 public record DeviceFigures(double batches, double batchMs, double hostMs, double transferMs, double kernelMs,
-                            double hostShare, double deviceBytesPerKey) {
+                            double hostShare, double deviceBytesPerKey, double heapKbBatch) {
 }

@@ -1,5 +1,6 @@
 package org.bforest.bench.runner;
 
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import org.bforest.LongIndex;
 import org.bforest.bench.structures.IndexAdapter;
@@ -8,14 +9,30 @@ import org.bforest.opencl.DeviceTimes;
 
 /**
  * One structure's {@link DeviceTimes} over a cell's timed repetitions: started from zero before
- * each run, read after it (outside the clock both), summarised as {@link DeviceFigures}. A
- * structure that is not a {@link DeviceIndex} leaves it empty, and its figures are null.
+ * each run, read after it (outside the clock both), summarised as {@link DeviceFigures}; and the
+ * heap memory the JVM's threads allocated meanwhile (the run's batches arrays are the runner's,
+ * made before it, so what is allocated is the tree's). A structure that is not a
+ * {@link DeviceIndex} leaves it empty, and its figures are null.
  */
 final class DevicePhases {
     private final DeviceTimes[] reps;
+    private final double[] heapBytes;
+    /** What the JVM had allocated when the run began (-1: it does not count). */
+    private long allocatedAtStart = -1;
 
     DevicePhases(int timedReps) {
         reps = new DeviceTimes[timedReps];
+        heapBytes = new double[timedReps];
+        Arrays.fill(heapBytes, Double.NaN);
+    }
+
+    /** Heap bytes every thread has allocated so far, or -1 where the JVM does not count them. */
+    static long allocated() {
+        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t
+                && t.isThreadAllocatedMemorySupported() && t.isThreadAllocatedMemoryEnabled()) {
+            return t.getTotalThreadAllocatedBytes();
+        }
+        return -1;
     }
 
     /** The device index behind {@code a}, or null. */
@@ -30,11 +47,12 @@ final class DevicePhases {
         return d == null ? Double.NaN : d.deviceBytes() / (double) Math.max(1, keys);
     }
 
-    /** Before a run: its times from zero. */
-    static void start(IndexAdapter a) {
+    /** Before a run: its times from zero, and the heap allocated so far. */
+    void start(IndexAdapter a) {
         DeviceIndex d = of(a);
         if (d != null) {
             d.resetDeviceTimes();
+            allocatedAtStart = allocated();
         }
     }
 
@@ -43,6 +61,8 @@ final class DevicePhases {
         DeviceIndex d = of(a);
         if (d != null && rep >= 0 && rep < reps.length) {
             reps[rep] = d.deviceTimes();
+            long now = allocated();
+            heapBytes[rep] = allocatedAtStart < 0 || now < 0 ? Double.NaN : now - allocatedAtStart;
         }
     }
 
@@ -58,8 +78,13 @@ final class DevicePhases {
         double[] transfer = new double[got.length];
         double[] kernel = new double[got.length];
         double[] share = new double[got.length];
-        for (int i = 0; i < got.length; i++) {
+        double[] heapKb = new double[got.length];
+        for (int i = 0, rep = 0; i < got.length; i++, rep++) {
+            while (reps[rep] == null) {
+                rep++;
+            }
             DeviceTimes t = got[i];
+            heapKb[i] = heapBytes[rep] / Math.max(1, t.batches()) / 1024;
             double n = Math.max(1, t.batches());
             batches[i] = t.batches();
             batch[i] = t.batchNanos() / n / 1e6;
@@ -69,7 +94,7 @@ final class DevicePhases {
             share[i] = t.batches() == 0 ? Double.NaN : t.hostShare();
         }
         return new DeviceFigures(median(batches), median(batch), median(host), median(transfer), median(kernel),
-                median(share), deviceBytesPerKey);
+                median(share), deviceBytesPerKey, median(heapKb));
     }
 
     private static double median(double[] v) {

@@ -23,7 +23,7 @@ class DeviceColumnsTest {
         Result r = results.get(0);
         results.set(0, new Result(Structure.GPU_BTREE, r.dataset(), r.workload(), r.threads(), r.batch(), r.keys(), r.ops(),
                 r.mops(), r.repMops(), r.buildSeconds(), 0.04, 30.5, r.heapBytesAfter(), r.ownBytesAfter(), r.checksum(),
-                r.window(), new DeviceFigures(5, 12.5, 2.5, 4.25, 5.0, 0.2, 30.25)));
+                r.window(), new DeviceFigures(5, 12.5, 2.5, 4.25, 5.0, 0.2, 30.25, 3.5)));
         return new RunSummary(run.options(), run.environment(), run.datasets(), results, run.notes(), run.wallSeconds(),
                 run.args(), run.snapshots());
     }
@@ -36,7 +36,7 @@ class DeviceColumnsTest {
     void theDeviceColumnsComeLastAndAreFilledOnADeviceIndexsRowsOnly() throws IOException {
         List<String> header = Arrays.asList(CsvWriter.HEADER.split(","));
         assertEquals(List.of("bytes_per_key_own", "device_bytes_per_key", "batches", "batch_ms", "host_ms", "transfer_ms",
-                "kernel_ms", "host_share"), header.subList(header.size() - CsvWriter.DEVICE_COLUMNS, header.size()));
+                "kernel_ms", "host_share", "heap_kb_batch"), header.subList(header.size() - CsvWriter.DEVICE_COLUMNS, header.size()));
         assertEquals("snap_load_kind", header.get(header.size() - CsvWriter.DEVICE_COLUMNS - 1), "appended after every older column");
         int device = 0;
         for (Map<String, String> row : csv(withDeviceRow())) {
@@ -52,6 +52,7 @@ class DeviceColumnsTest {
                 assertEquals("4.250", row.get("transfer_ms"));
                 assertEquals("5.000", row.get("kernel_ms"));
                 assertEquals("0.200", row.get("host_share"));
+                assertEquals("3.5", row.get("heap_kb_batch"));
             } else {
                 for (String c : header.subList(header.size() - CsvWriter.DEVICE_COLUMNS + 1, header.size())) {
                     assertEquals("", row.get(c), c + " on " + row);

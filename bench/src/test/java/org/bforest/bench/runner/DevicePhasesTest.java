@@ -81,7 +81,7 @@ class DevicePhasesTest {
         IndexAdapter a = adapter(fake.index);
         DevicePhases phases = new DevicePhases(3);
         for (int rep = 0; rep < 3; rep++) {
-            DevicePhases.start(a);
+            phases.start(a);
             phases.stop(a, rep);
         }
         assertEquals(List.of("resetDeviceTimes", "deviceTimes", "resetDeviceTimes", "deviceTimes", "resetDeviceTimes",
@@ -94,13 +94,32 @@ class DevicePhasesTest {
         assertEquals(7.5, f.kernelMs(), 1e-9);
         assertEquals(0.25, f.hostShare(), 1e-9);
         assertEquals(8.0, f.deviceBytesPerKey(), 1e-9);
+        assertTrue(DevicePhases.allocated() < 0 || (f.heapKbBatch() >= 0 && f.heapKbBatch() < 64),
+                "the heap the fake's runs allocated a batch: " + f.heapKbBatch() + " KiB");
+    }
+
+    @Test
+    void theHeapARunAllocatesIsCountedPerBatch() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(DevicePhases.allocated() >= 0, "this JVM does not count allocations");
+        FakeDevice fake = new FakeDevice(new DeviceTimes(4, 40_000_000, 10_000_000, 8_000_000, 20_000_000));
+        IndexAdapter a = adapter(fake.index);
+        DevicePhases phases = new DevicePhases(1);
+        phases.start(a);
+        long[][] batches = new long[4][];
+        for (int b = 0; b < 4; b++) {
+            batches[b] = new long[128 * 1024];   // 1 MiB a batch, as a tree's arrays would be
+        }
+        phases.stop(a, 0);
+        DeviceFigures f = phases.figures(1.0);
+        assertEquals(4, batches.length);
+        assertTrue(f.heapKbBatch() >= 1024 && f.heapKbBatch() < 1024 + 64, f.heapKbBatch() + " KiB a batch");
     }
 
     @Test
     void anyOtherStructureHasNoDeviceFigures() {
         IndexAdapter a = adapter(null);
         DevicePhases phases = new DevicePhases(2);
-        DevicePhases.start(a);
+        phases.start(a);
         phases.stop(a, 0);
         assertNull(phases.figures(DevicePhases.deviceBytesPerKey(a, 1000)));
         assertTrue(Double.isNaN(DevicePhases.deviceBytesPerKey(a, 1000)));
@@ -115,6 +134,7 @@ class DevicePhasesTest {
         phases.stop(a, 0);
         DeviceFigures f = phases.figures(1.0);
         assertEquals(0, f.batches());
+        assertTrue(Double.isNaN(f.heapKbBatch()), "never started: no heap figure");
         assertTrue(Double.isNaN(f.hostShare()));
     }
 }
