@@ -58,7 +58,9 @@ import org.bforest.bench.runner.RunSummary;
  * transfers and in kernels (the driver's profiling: they may overlap host work, so the parts need
  * not add up to {@code batch_ms}); {@code host_share}, {@code host_ms / batch_ms};
  * {@code heap_kb_batch}, the heap memory every thread of the JVM allocated a batch call, KiB (what
- * the tree allocates on the host: the runner's batch arrays are made before the run). Each is the
+ * the tree allocates on the host: the runner's and the adapter's batch arrays are made before the
+ * run; a plain cell's mixed batches add the adapter's map of the batch's keys; each repetition's
+ * tree is built afresh, so arrays a tree keeps from batch to batch count in its first). Each is the
  * median over the timed repetitions of that repetition's figure (its sums divided by its batches),
  * not a sum. Snapshot rows leave all of them empty.
  *

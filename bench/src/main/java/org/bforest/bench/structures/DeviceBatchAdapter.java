@@ -61,6 +61,7 @@ public final class DeviceBatchAdapter implements IndexAdapter {
             throw new UnsupportedOperationException("no OpenCL device (" + e.getMessage() + ")", e);
         }
         index = factory.apply(device, new long[][] {sortedKeys, vals});
+        reserve(batchSize());   // before the clock: a run's heap figure is then the tree's own
     }
 
     /** Operations handed to the device a call. */
