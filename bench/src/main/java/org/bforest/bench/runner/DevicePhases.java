@@ -10,8 +10,8 @@ import org.bforest.opencl.DeviceTimes;
 /**
  * One structure's {@link DeviceTimes} over a cell's timed repetitions: started from zero before
  * each run, read after it (outside the clock both), summarised as {@link DeviceFigures}; and the
- * heap memory the JVM's threads allocated meanwhile (the run's batches arrays are the runner's,
- * made before it, so what is allocated is the tree's). A structure that is not a
+ * heap memory the JVM's threads allocated meanwhile (the run's batch arrays are the runner's and
+ * the adapter's, made before it, so what is allocated is the tree's). A structure that is not a
  * {@link DeviceIndex} leaves it empty, and its figures are null.
  */
 final class DevicePhases {
@@ -84,8 +84,8 @@ final class DevicePhases {
                 rep++;
             }
             DeviceTimes t = got[i];
-            heapKb[i] = heapBytes[rep] / Math.max(1, t.batches()) / 1024;
             double n = Math.max(1, t.batches());
+            heapKb[i] = heapBytes[rep] / n / 1024;
             batches[i] = t.batches();
             batch[i] = t.batchNanos() / n / 1e6;
             host[i] = t.hostNanos() / n / 1e6;
