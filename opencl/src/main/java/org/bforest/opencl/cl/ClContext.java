@@ -34,9 +34,11 @@ public final class ClContext implements AutoCloseable {
     private final ClDevice device;
     private final MemorySegment context;
     private final MemorySegment queue;
-    private final Set<MemorySegment> buffers = Collections.newSetFromMap(new IdentityHashMap<>());
-    /** The device buffers' sizes ({@link #buffer}; not the pinned host memory), their sum, and a test's limit on it. */
-    private final Map<MemorySegment, Long> deviceSizes = new IdentityHashMap<>();
+    /**
+     * Every memory object this context created, with its device bytes ({@link #buffer}; 0 for the
+     * pinned host memory of {@link #pinned}); their sum, and a test's limit on it.
+     */
+    private final Map<MemorySegment, Long> buffers = new IdentityHashMap<>();
     private long deviceBytes;
     private long deviceLimit = Long.MAX_VALUE;
     private final List<MemorySegment> programs = new ArrayList<>();
@@ -246,8 +248,7 @@ public final class ClContext implements AutoCloseable {
         }
         MemorySegment mem = Cl.clCreateBuffer(context, Cl.CL_MEM_READ_WRITE, bytes, MemorySegment.NULL, errcode);
         Cl.check(errcode, "clCreateBuffer(" + bytes + " bytes)");
-        buffers.add(mem);
-        deviceSizes.put(mem, bytes);
+        buffers.put(mem, bytes);
         deviceBytes += bytes;
         return mem;
     }
@@ -261,9 +262,9 @@ public final class ClContext implements AutoCloseable {
     /** Releases a buffer this context created. */
     public synchronized void release(MemorySegment mem) {
         open();
-        if (buffers.remove(mem)) {
-            Long size = deviceSizes.remove(mem);
-            deviceBytes -= size == null ? 0 : size;
+        Long size = buffers.remove(mem);
+        if (size != null) {
+            deviceBytes -= size;
             Cl.check(Cl.clReleaseMemObject(mem), "clReleaseMemObject");
         }
     }
@@ -359,14 +360,14 @@ public final class ClContext implements AutoCloseable {
             Cl.clReleaseMemObject(mem);
             checkQueue(status, "clEnqueueMapBuffer(" + bytes + " bytes)");
         }
-        buffers.add(mem);
+        buffers.put(mem, 0L);
         return new MemorySegment[] {mem, mapped.reinterpret(bytes)};
     }
 
     /** Unmaps and releases what {@link #pinned} gave. */
     public synchronized void releasePinned(MemorySegment[] pinned) {
         open();
-        if (buffers.remove(pinned[0])) {
+        if (buffers.remove(pinned[0]) != null) {
             int unmapped = Cl.clEnqueueUnmapMemObject(queue, pinned[0], pinned[1]);
             int released = Cl.clReleaseMemObject(pinned[0]);
             Cl.check(unmapped, "clEnqueueUnmapMemObject");
@@ -623,7 +624,7 @@ public final class ClContext implements AutoCloseable {
         for (MemorySegment p : programs) {
             first = keep(first, Cl.clReleaseProgram(p), "clReleaseProgram");
         }
-        for (MemorySegment b : buffers) {
+        for (MemorySegment b : buffers.keySet()) {
             first = keep(first, Cl.clReleaseMemObject(b), "clReleaseMemObject");
         }
         kernels.clear();

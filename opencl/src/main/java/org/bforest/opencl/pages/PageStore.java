@@ -102,7 +102,6 @@ public final class PageStore {
             }
             leafValues = regrow(leafValues, pageBytes, leafCapacity, capacity);
             leafCapacity = capacity;
-            leafKeysCapacity = Math.max(leafKeysCapacity, capacity);
         }
         if (inners > innerCapacity) {
             int capacity = grown(innerCapacity, inners);
@@ -112,7 +111,6 @@ public final class PageStore {
             }
             innerKids = regrow(innerKids, 4L * (pageKeys + 1), innerCapacity, capacity);
             innerCapacity = capacity;
-            innerKeysCapacity = Math.max(innerKeysCapacity, capacity);
         }
     }
 
