@@ -62,7 +62,11 @@ import org.bforest.bench.runner.RunSummary;
  * run; a plain cell's mixed batches add the adapter's map of the batch's keys; each repetition's
  * tree is built afresh, so arrays a tree keeps from batch to batch count in its first). Each is the
  * median over the timed repetitions of that repetition's figure (its sums divided by its batches),
- * not a sum. Snapshot rows leave all of them empty.
+ * not a sum. Then {@code driver_ms}, the part of {@code host_ms} inside the driver's calls that
+ * do not wait (enqueues of launches and transfers, buffer creations and releases, the events'
+ * queries: on a GPU's driver, what of the host's time is the driver's), and {@code calls_batch},
+ * the device calls a batch call made (buffer creations, transfers, fills, launches, waits).
+ * Snapshot rows leave all of them empty.
  *
  * <p>With {@code --visit-all}, rows of workload {@code visit} follow, per dataset and size, one
  * per structure, in these columns only ({@link VisitTables}): {@code ops} is the entries a full
@@ -90,10 +94,10 @@ public final class CsvWriter {
             + "snap_load_kind,"
             // the structure's own bytes a key, and a device index's memory and time per batch (DEVICE_COLUMNS)
             + "bytes_per_key_own,device_bytes_per_key,batches,batch_ms,host_ms,transfer_ms,kernel_ms,host_share,"
-            + "heap_kb_batch";
+            + "heap_kb_batch,driver_ms,calls_batch";
 
     /** The columns after the snapshot's: {@link #deviceCsv}. */
-    static final int DEVICE_COLUMNS = 9;
+    static final int DEVICE_COLUMNS = 11;
 
     private CsvWriter() {
     }
@@ -142,7 +146,7 @@ public final class CsvWriter {
         }
         return String.join(",", own, number(d.deviceBytesPerKey(), 2), number(d.batches(), 1), number(d.batchMs(), 3),
                 number(d.hostMs(), 3), number(d.transferMs(), 3), number(d.kernelMs(), 3), number(d.hostShare(), 3),
-                number(d.heapKbBatch(), 1));
+                number(d.heapKbBatch(), 1), number(d.driverMs(), 3), number(d.callsBatch(), 1));
     }
 
     private static String number(double v, int decimals) {

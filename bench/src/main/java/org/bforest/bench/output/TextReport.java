@@ -106,7 +106,7 @@ public final class TextReport implements ReportWriter {
     static String deviceTable(RunSummary run) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(List.of("structure", "dataset", "keys", "workload", "batches", "ms/batch", "host ms", "transfer ms",
-                "kernel ms", "host share", "B/key device"));
+                "kernel ms", "host share", "driver ms", "calls", "B/key device"));
         for (Result r : run.results()) {
             DeviceFigures d = r.device();
             if (d != null) {
@@ -114,6 +114,7 @@ public final class TextReport implements ReportWriter {
                         String.format(Locale.ROOT, "%.0f", d.batches()), ms(d.batchMs()), ms(d.hostMs()),
                         ms(d.transferMs()), ms(d.kernelMs()),
                         Double.isFinite(d.hostShare()) ? String.format(Locale.ROOT, "%.0f%%", 100 * d.hostShare()) : "-",
+                        ms(d.driverMs()), String.format(Locale.ROOT, "%.0f", d.callsBatch()),
                         ResultTable.bytes(d.deviceBytesPerKey())));
             }
         }
@@ -123,7 +124,9 @@ public final class TextReport implements ReportWriter {
         return "Device time per batch (the OpenCL structures)\n----------------------------------------------\n\n"
                 + "Medians over the timed repetitions of each repetition's time per batch call: the call's wall time,\n"
                 + "the host's work in it (sorting, planning, copying), and device time in transfers and in kernels\n"
-                + "(the driver's profiling; it can overlap host work). B/key device: device memory after the build.\n\n"
+                + "(the driver's profiling; it can overlap host work). Driver ms: the part of the host's time inside\n"
+                + "the driver's calls that do not wait (enqueues, creations, event queries); calls: device calls a\n"
+                + "batch. B/key device: device memory after the build.\n\n"
                 + ResultTable.align(rows) + "\n";
     }
 

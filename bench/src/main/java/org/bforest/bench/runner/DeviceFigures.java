@@ -15,7 +15,11 @@ package org.bforest.bench.runner;
  * @param deviceBytesPerKey {@code deviceBytes()} over the keys, after the build
  * @param heapKbBatch       heap memory allocated a batch call, by every thread of the JVM (the tree's
  *                          host workers too), in KiB; NaN where the JVM does not count it
+ * @param driverMs          the part of {@code hostMs} inside the driver's calls that do not wait
+ *                          (enqueues, creations and releases, the events' queries), milliseconds
+ * @param callsBatch        device calls a batch call (buffer creations, transfers, fills, launches, waits)
  */
 public record DeviceFigures(double batches, double batchMs, double hostMs, double transferMs, double kernelMs,
-                            double hostShare, double deviceBytesPerKey, double heapKbBatch) {
+                            double hostShare, double deviceBytesPerKey, double heapKbBatch, double driverMs,
+                            double callsBatch) {
 }

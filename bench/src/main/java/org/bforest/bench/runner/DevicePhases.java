@@ -79,6 +79,8 @@ final class DevicePhases {
         double[] kernel = new double[got.length];
         double[] share = new double[got.length];
         double[] heapKb = new double[got.length];
+        double[] driver = new double[got.length];
+        double[] calls = new double[got.length];
         for (int i = 0, rep = 0; i < got.length; i++, rep++) {
             while (reps[rep] == null) {
                 rep++;
@@ -92,9 +94,11 @@ final class DevicePhases {
             transfer[i] = t.transferNanos() / n / 1e6;
             kernel[i] = t.kernelNanos() / n / 1e6;
             share[i] = t.batches() == 0 ? Double.NaN : t.hostShare();
+            driver[i] = t.driverNanos() / n / 1e6;
+            calls[i] = t.deviceCalls() / n;
         }
         return new DeviceFigures(median(batches), median(batch), median(host), median(transfer), median(kernel),
-                median(share), deviceBytesPerKey, median(heapKb));
+                median(share), deviceBytesPerKey, median(heapKb), median(driver), median(calls));
     }
 
     private static double median(double[] v) {

@@ -52,7 +52,7 @@ class CsvWriterTest {
                 + "snap_cold_load_s_max,snap_cold_load_gbps,snap_map_ms,snap_map_ms_min,snap_map_ms_max,"
                 + "snap_mapped_vs_a,snap_save_vs_disk,snap_load_vs_disk,snap_cold_load_vs_disk,snap_load_vs_treemap,"
                 + "snap_kind,snap_load_kind,bytes_per_key_own,device_bytes_per_key,batches,batch_ms,host_ms,"
-                + "transfer_ms,kernel_ms,host_share,heap_kb_batch",
+                + "transfer_ms,kernel_ms,host_share,heap_kb_batch,driver_ms,calls_batch",
                 lines[0]);
     }
 
@@ -65,13 +65,13 @@ class CsvWriterTest {
         int batched = 0;
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1); // commas outside quotes
-            assertEquals(73, f.length, line);
+            assertEquals(75, f.length, line);
             for (int c = 18; c < 64; c++) {
                 assertEquals("", f[c], "workload W's and --snapshot's columns, empty on the other workloads' rows: "
                         + line);
             }
             assertTrue(Double.parseDouble(f[64]) > 0, "bytes_per_key_own on every row: " + line);
-            for (int c = 65; c < 73; c++) {
+            for (int c = 65; c < 75; c++) {
                 assertEquals("", f[c], "the device columns, empty on the rows of structures not on a device: " + line);
             }
             assertTrue(cells.add(f[0] + "/" + f[1] + "/" + f[2] + "/" + f[3] + "/" + f[12]), "duplicate row " + line);

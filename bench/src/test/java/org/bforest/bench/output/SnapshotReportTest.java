@@ -128,12 +128,12 @@ class SnapshotReportTest {
         CsvWriter.write(run, sb);
         List<String> lines = sb.toString().lines().toList();
         String[] header = lines.get(0).split(",");
-        assertEquals(73, header.length);
+        assertEquals(75, header.length);
         assertEquals(List.of(header).subList(39, 64), SnapshotTables.CSV_COLUMNS);
         int snapshots = 0;
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1); // commas outside quotes
-            assertEquals(73, f.length, line);
+            assertEquals(75, f.length, line);
             if (!f[2].equals("snapshot")) {
                 for (int c = 39; c < 64; c++) {
                     assertEquals("", f[c], "snapshot columns empty on a cell's row: " + line);

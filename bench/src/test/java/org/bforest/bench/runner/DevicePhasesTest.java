@@ -75,9 +75,9 @@ class DevicePhasesTest {
     @Test
     void aDeviceIndexIsResetBeforeEachRunAndReadAfterAndGivesMediansPerBatch() {
         // Three repetitions of 4 batches: 40, 80 and 60 ms of wall time, a quarter of it on the host.
-        FakeDevice fake = new FakeDevice(new DeviceTimes(4, 40_000_000, 10_000_000, 8_000_000, 20_000_000),
-                new DeviceTimes(4, 80_000_000, 20_000_000, 16_000_000, 40_000_000),
-                new DeviceTimes(4, 60_000_000, 15_000_000, 12_000_000, 30_000_000));
+        FakeDevice fake = new FakeDevice(new DeviceTimes(4, 40_000_000, 10_000_000, 8_000_000, 20_000_000, 2_000_000, 40),
+                new DeviceTimes(4, 80_000_000, 20_000_000, 16_000_000, 40_000_000, 6_000_000, 48),
+                new DeviceTimes(4, 60_000_000, 15_000_000, 12_000_000, 30_000_000, 4_000_000, 44));
         IndexAdapter a = adapter(fake.index);
         DevicePhases phases = new DevicePhases(3);
         for (int rep = 0; rep < 3; rep++) {
@@ -93,6 +93,8 @@ class DevicePhasesTest {
         assertEquals(3.0, f.transferMs(), 1e-9);
         assertEquals(7.5, f.kernelMs(), 1e-9);
         assertEquals(0.25, f.hostShare(), 1e-9);
+        assertEquals(1.0, f.driverMs(), 1e-9, "the median of 0.5, 1.5 and 1 ms a batch in the driver");
+        assertEquals(11.0, f.callsBatch(), 1e-9, "the median of 10, 12 and 11 calls a batch");
         assertEquals(8.0, f.deviceBytesPerKey(), 1e-9);
         assertTrue(DevicePhases.allocated() < 0 || (f.heapKbBatch() >= 0 && f.heapKbBatch() < 64),
                 "the heap the fake's runs allocated a batch: " + f.heapKbBatch() + " KiB");
@@ -101,7 +103,7 @@ class DevicePhasesTest {
     @Test
     void theHeapARunAllocatesIsCountedPerBatch() {
         org.junit.jupiter.api.Assumptions.assumeTrue(DevicePhases.allocated() >= 0, "this JVM does not count allocations");
-        FakeDevice fake = new FakeDevice(new DeviceTimes(4, 40_000_000, 10_000_000, 8_000_000, 20_000_000));
+        FakeDevice fake = new FakeDevice(new DeviceTimes(4, 40_000_000, 10_000_000, 8_000_000, 20_000_000, 2_000_000, 40));
         IndexAdapter a = adapter(fake.index);
         DevicePhases phases = new DevicePhases(1);
         phases.start(a);
@@ -128,7 +130,7 @@ class DevicePhasesTest {
 
     @Test
     void aRepetitionWithoutBatchesHasNoHostShare() {
-        FakeDevice fake = new FakeDevice(new DeviceTimes(0, 0, 0, 0, 0));
+        FakeDevice fake = new FakeDevice(new DeviceTimes(0, 0, 0, 0, 0, 0, 0));
         IndexAdapter a = adapter(fake.index);
         DevicePhases phases = new DevicePhases(1);
         phases.stop(a, 0);

@@ -31,7 +31,8 @@ import org.bforest.opencl.OpenClException;
  * <h2>Where the time goes</h2>
  * Every command carries an event; at each blocking call the finished commands' device times are
  * added up, kernels apart from transfers, and so is the time the host spent waiting in blocking
- * calls ({@link #times}).
+ * calls ({@link #times}), and inside the driver's calls that do not wait, with the calls made: on
+ * a GPU's driver a call can cost more than the Java work around it; these say whether it does.
  */
 public final class ClScope implements AutoCloseable {
     private final ClContext ctx;
@@ -65,17 +66,16 @@ public final class ClScope implements AutoCloseable {
     private int pending;
     private static final byte KERNEL = 0;
     private static final byte TRANSFER = 1;
-    /** Device nanoseconds in kernels [0] and transfers [1], host nanoseconds blocked [2]. */
-    private final long[] times = new long[3];
+    /** Device ns in kernels [0], transfers [1]; host ns blocked [2], in other driver calls [3]; calls [4]. */
+    private final long[] times = new long[TIMES];
+    /** The length of {@link #times(long[])}'s array. */
+    public static final int TIMES = 5;
     /** Whether a fill ({@link #touch}) was enqueued since the last blocking call. */
     private boolean touched;
-    /** Tests: the device call that fails, counted down (0: none). */
-    private long faultIn;
-    private int faultStatus;
-    /** Tests: the device call whose command fails on the device, counted down (0: none), and then its event's index. */
-    private long commandFaultIn;
-    private int commandFaultStatus;
-    private int faultyEvent = -1;
+    /** Tests: the failures injected ({@link #failAt}, {@link #failCommandAt}). */
+    private final Faults faults = new Faults();
+    /** Past a write batch's point of no return ({@link #seal}): no pinned memory may be allocated. */
+    private boolean sealed;
 
     /** A scope in {@code device}'s shared context. */
     public ClScope(ClDevice device) {
@@ -103,12 +103,9 @@ public final class ClScope implements AutoCloseable {
      */
     private void call(String what, boolean queue) {
         open();
-        if (commandFaultIn > 0 && --commandFaultIn == 0) {
-            faultyEvent = Integer.MAX_VALUE;   // the next command recorded
-        }
-        if (faultIn > 0 && --faultIn == 0) {
-            OpenClException e = new OpenClException(what + " failed: " + ClErrors.name(faultStatus) + " ("
-                    + faultStatus + ") (a failure injected by a test)", faultStatus);
+        times[4]++;
+        OpenClException e = faults.call(what);
+        if (e != null) {
             if (queue) {
                 ctx.breakWith(e);   // as a real failure of a queued command does
             }
@@ -124,8 +121,8 @@ public final class ClScope implements AutoCloseable {
      */
     public void failAt(long n, int status) {
         synchronized (ctx) {
-            faultIn = n;
-            faultStatus = status;
+            faults.callIn = n;
+            faults.callStatus = status;
         }
     }
 
@@ -137,16 +134,16 @@ public final class ClScope implements AutoCloseable {
      */
     public void failCommandAt(long n, int status) {
         synchronized (ctx) {
-            commandFaultIn = n;
-            commandFaultStatus = status;
-            faultyEvent = -1;
+            faults.commandIn = n;
+            faults.commandStatus = status;
+            faults.event = -1;
         }
     }
 
     /** Device calls until the injected failure (0: none armed, or it has happened). */
     public long faultIn() {
         synchronized (ctx) {
-            return faultIn;
+            return faults.callIn;
         }
     }
 
@@ -158,7 +155,9 @@ public final class ClScope implements AutoCloseable {
     public ClBuffer buffer(long bytes) {
         synchronized (ctx) {
             call("clCreateBuffer(" + bytes + " bytes)", false);
+            long t0 = System.nanoTime();
             ClBuffer b = new ClBuffer(ctx.buffer(bytes));
+            driver(t0);
             buffers.add(b);
             return b;
         }
@@ -177,7 +176,9 @@ public final class ClScope implements AutoCloseable {
         synchronized (ctx) {
             open();
             if (buffers.remove(buffer)) {
+                long t0 = System.nanoTime();
                 ctx.release(buffer.mem);
+                driver(t0);
             }
         }
     }
@@ -193,9 +194,28 @@ public final class ClScope implements AutoCloseable {
                 return;
             }
             call("clEnqueueFillBuffer", true);
+            long t0 = System.nanoTime();
             ctx.fill(buffer.mem, offset, bytes, eventSlot);
+            driver(t0);
             recorded(TRANSFER);
             touched = true;
+        }
+    }
+
+    /**
+     * Until {@link #unseal}, this scope allocates no pinned memory (checked with assertions on): a
+     * write batch past its point of no return reserved all it uses ({@link #reserveHost}).
+     */
+    public void seal() {
+        synchronized (ctx) {
+            sealed = true;
+        }
+    }
+
+    /** Ends {@link #seal}. */
+    public void unseal() {
+        synchronized (ctx) {
+            sealed = false;
         }
     }
 
@@ -206,6 +226,11 @@ public final class ClScope implements AutoCloseable {
                 finish();
             }
         }
+    }
+
+    /** Adds the time since {@code t0} to the host's time inside the driver's calls that do not block. */
+    private void driver(long t0) {
+        times[3] += System.nanoTime() - t0;
     }
 
     /** Runs a call that blocks on the device, its time counted as the host's time blocked ({@link #times}). */
@@ -313,7 +338,9 @@ public final class ClScope implements AutoCloseable {
             MemorySegment h = staging(bytes);
             MemorySegment.copy(src, from, h, layout, 0, n);
             call("clEnqueueWriteBuffer", true);
+            long t0 = System.nanoTime();
             ctx.writeAsync(buffer.mem, offset, h, eventSlot);
+            driver(t0);
             recorded(TRANSFER);
         }
     }
@@ -342,7 +369,9 @@ public final class ClScope implements AutoCloseable {
                 throw new IllegalStateException("staged memory outlived its scope's blocking call: stage after sizing the buffers");
             }
             call("clEnqueueWriteBuffer", true);
+            long t0 = System.nanoTime();
             ctx.writeAsync(buffer.mem, offset, staged, eventSlot);
+            driver(t0);
             recorded(TRANSFER);
         }
     }
@@ -389,6 +418,7 @@ public final class ClScope implements AutoCloseable {
 
     /** New pinned memory: mapping it waits for the queue (a blocking call), so the wait counts as blocked. */
     private MemorySegment[] pinned(long bytes) {
+        assert !sealed : "pinned memory (" + bytes + " bytes) allocated past a write batch's point of no return";
         call("clCreateBuffer(" + bytes + " bytes of pinned host memory)", false);
         return blockingGet(() -> ctx.pinned(bytes));
     }
@@ -458,7 +488,9 @@ public final class ClScope implements AutoCloseable {
                 later[slot] = fresh;
             }
             call("clEnqueueReadBuffer", true);
+            long t0 = System.nanoTime();
             ctx.readAsync(buffer.mem, offset, later[slot][1].asSlice(0, bytes), eventSlot);
+            driver(t0);
             recorded(TRANSFER);
             laterEvent[slot] = events[pending - 1];
         }
@@ -522,9 +554,7 @@ public final class ClScope implements AutoCloseable {
             events = Arrays.copyOf(events, 2 * pending);
             eventKinds = Arrays.copyOf(eventKinds, 2 * pending);
         }
-        if (faultyEvent == Integer.MAX_VALUE) {
-            faultyEvent = pending;
-        }
+        faults.recorded(pending);
         events[pending] = eventSlot.get(ValueLayout.ADDRESS, 0);
         eventKinds[pending++] = kind;
     }
@@ -536,6 +566,7 @@ public final class ClScope implements AutoCloseable {
      * before it (the OpenCL specification reports a command's failure in its event).
      */
     private void landed() {
+        long t0 = System.nanoTime();
         stageUsed = 0;
         landings++;
         touched = false;
@@ -547,11 +578,7 @@ public final class ClScope implements AutoCloseable {
         int failed = Cl.CL_SUCCESS;
         byte failedKind = KERNEL;
         for (int i = 0; i < pending; i++) {
-            int status = ctx.drain(events[i], times, eventKinds[i] == KERNEL ? 0 : 1);
-            if (i == faultyEvent) {
-                status = commandFaultStatus;
-                faultyEvent = -1;
-            }
+            int status = faults.status(i, ctx.drain(events[i], times, eventKinds[i] == KERNEL ? 0 : 1));
             if (status < 0 && failed == Cl.CL_SUCCESS) {
                 failed = status;
                 failedKind = eventKinds[i];
@@ -559,18 +586,22 @@ public final class ClScope implements AutoCloseable {
             events[i] = null;
         }
         pending = 0;
+        driver(t0);
         ctx.checkQueue(failed, failedKind == KERNEL ? "a kernel launch (its event's status)"
                 : "a transfer or fill (its event's status)");
     }
 
     /**
-     * Adds to {@code into} the device nanoseconds of this scope's finished kernels ({@code [0]})
-     * and transfers ({@code [1]}, fills and copies too) and the host's nanoseconds waiting in
-     * blocking calls ({@code [2]}), since it was made.
+     * Adds to {@code into} (of {@link #TIMES} longs) the device nanoseconds of this scope's finished
+     * kernels ({@code [0]}) and transfers ({@code [1]}, fills and copies too), the host's
+     * nanoseconds waiting in blocking calls ({@code [2]}) and inside the driver's calls that do not
+     * block ({@code [3]}: enqueues, creations and releases, the events' queries; not the setting of
+     * kernel arguments), and the device calls made ({@code [4]}: those {@link #failAt} counts),
+     * since the scope was made.
      */
     public void times(long[] into) {
         synchronized (ctx) {
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < TIMES; i++) {
                 into[i] += times[i];
             }
         }
@@ -616,7 +647,9 @@ public final class ClScope implements AutoCloseable {
         synchronized (ctx) {
             open();
             if (kernels.remove(kernel)) {
+                long t0 = System.nanoTime();
                 ctx.releaseKernel(kernel);
+                driver(t0);
             }
         }
     }
@@ -628,7 +661,9 @@ public final class ClScope implements AutoCloseable {
                 return;
             }
             call("clEnqueueNDRangeKernel", true);
+            long t0 = System.nanoTime();
             ctx.enqueueLocal(kernel, global, local, eventSlot);
+            driver(t0);
             recorded(KERNEL);
         }
     }
@@ -637,7 +672,9 @@ public final class ClScope implements AutoCloseable {
     MemorySegment kernel(MemorySegment program, String name) {
         synchronized (ctx) {
             open();
+            long t0 = System.nanoTime();
             MemorySegment k = ctx.kernel(program, name);
+            driver(t0);
             kernels.add(k);
             return k;
         }
@@ -670,7 +707,9 @@ public final class ClScope implements AutoCloseable {
                 return;
             }
             call("clEnqueueNDRangeKernel", true);
+            long t0 = System.nanoTime();
             ctx.enqueue(kernel, global, eventSlot);
+            driver(t0);
             recorded(KERNEL);
         }
     }
@@ -681,7 +720,9 @@ public final class ClScope implements AutoCloseable {
                 return;
             }
             call("clEnqueueNDRangeKernel", true);
+            long t0 = System.nanoTime();
             ctx.enqueueGroups(kernel, global, group, flagsArg, eventSlot);
+            driver(t0);
             recorded(KERNEL);
         }
     }

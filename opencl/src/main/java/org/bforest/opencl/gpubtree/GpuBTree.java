@@ -268,11 +268,19 @@ final class GpuBTree extends PagedTree {
         for (int j : emptied) {
             plan.removeLeaf(leaves.page[j], leaves.rep[j]);
         }
-        return () -> {
-            plan.apply(innerCount);
-            root = plan.root();
-            height = plan.height();
-            innerCount = InnerRemoval.trimmed(innerCount, store.innerIds.top());
+        return new UpperRemoval() {
+            @Override
+            public void apply() {
+                plan.apply(innerCount);
+                root = plan.root();
+                height = plan.height();
+                innerCount = InnerRemoval.trimmed(innerCount, store.innerIds.top());
+            }
+
+            @Override
+            public long stagedBytes() {
+                return plan.stagedBytes();
+            }
         };
     }
 

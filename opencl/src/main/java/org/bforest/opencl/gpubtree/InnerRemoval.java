@@ -240,6 +240,23 @@ final class InnerRemoval {
     }
 
     /**
+     * The pinned staging memory {@link #apply} writes through (each changed page's keys and
+     * children, each write 64-byte aligned), for the batch to reserve before it changes anything.
+     */
+    long stagedBytes() {
+        long page = align(8L * pageKeys) + align(4L * (pageKeys + 1));
+        long changed = 0;
+        for (Page p : pages.values()) {
+            changed += !p.freed && p.changed ? 1 : 0;
+        }
+        return changed * page;
+    }
+
+    private static long align(long bytes) {
+        return (bytes + 63) & ~63L;
+    }
+
+    /**
      * Carries the plan out once the leaves are compacted: each changed page written back whole
      * (keys padded with {@code Long.MAX_VALUE}, unused child slots repeating the last child, as
      * the descent expects), the counts in {@code counts}, and the freed pages given back.

@@ -92,9 +92,10 @@ final class LevelMerge {
      * Grows, before anything on the device changes, every scratch buffer the launches of these
      * levels will use to the largest size any of their groups needs (the sizes of
      * {@link #runGroup}), and the host's pinned memory to what all their writes stage, so that an
-     * out of memory, the device's or the host's, fails here and leaves the index as it was.
+     * out of memory, the device's or the host's, fails here and leaves the index as it was;
+     * {@code moreStaged}, the bytes the caller's other writes of the batch stage.
      */
-    void reserve(boolean delete, Iterable<Level> levels) {
+    void reserve(boolean delete, Iterable<Level> levels, long moreStaged) {
         long meta = 0;
         long runs = 0;
         long results = 0;
@@ -130,7 +131,8 @@ final class LevelMerge {
         store.scratch(Scratch.MERGED_VALUES, 8L * results);
         store.scratch(Scratch.GATHERED, 8L * gathers);
         // The host's pinned memory too: none is allocated once the batch has begun changing the tree.
-        store.cl.reserveHost(staged + (1 << 16), 8L * gathers);   // and a margin for the levels above
+        // With the writes the caller adds (the levels above a delete's) and a margin for the single values the levels above write.
+        store.cl.reserveHost(staged + moreStaged + (1 << 16), 8L * gathers);
     }
 
     /** One launch group, jobs [j0, j1): its tables, its launches, and its separators into {@code promoted} from {@code pAt}. */

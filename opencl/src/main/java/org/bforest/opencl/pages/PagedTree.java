@@ -186,6 +186,23 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
         cl.settle();
     }
 
+    /**
+     * A write batch's changes, after its {@link #commit}: a failure marks the tree {@link #failed}.
+     * No pinned host memory is allocated meanwhile ({@link ClScope#seal}): the batch reserved it.
+     */
+    private void changing(Runnable changes) {
+        cl.seal();
+        try {
+            changes.run();
+        } catch (RuntimeException | Error e) {
+            stamp++;
+            failed(e);
+            throw e;
+        } finally {
+            cl.unseal();
+        }
+    }
+
     @Override
     public long deviceBytes() {
         open();
@@ -418,15 +435,11 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
             int fresh = BatchPlan.missing(found, n);
             if (fresh == 0) {
                 commit();
-                try {
+                changing(() -> {
                     replace(n);
                     cl.finish();
-                } catch (RuntimeException | Error e) {
-                    failed(e);
-                    throw e;
-                } finally {
-                    stamp++;
-                }
+                });
+                stamp++;
                 return 0;
             }
 
@@ -442,7 +455,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                 store.ensure(store.leafIds.top(), store.innerIds.top());
                 List<Level> levels = new ArrayList<>(upper.levels());
                 levels.add(leaves);
-                merges.reserve(false, levels);
+                merges.reserve(false, levels, 0);
                 commit();
             } catch (RuntimeException e) {
                 if (upper != null) {
@@ -451,17 +464,14 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                 leaves.releaseNew(store.leafIds);
                 throw e;
             }
-            try {
+            UpperPlan planned = upper;
+            changing(() -> {
                 chain.grow(store.leafIds.top());
                 replace(n);
                 long[] separators = merges.run(leaves, false);
-                applyUpper(upper, leaves, separators, leaves.promotedKids());
+                applyUpper(planned, leaves, separators, leaves.promotedKids());
                 cl.finish();
-            } catch (RuntimeException | Error e) {
-                stamp++;
-                failed(e);
-                throw e;
-            }
+            });
 
             // The host state follows the device.
             chain.link(leaves);
@@ -503,21 +513,19 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                 return 0;
             }
             if (found == size - (hasMax ? 1 : 0)) {
-                try {
+                cl.reserveHost(2 * (8L * pageKeys + 64), 0);   // the empty leaf's two writes
+                commit();
+                changing(() -> {
                     becomeEmpty();
                     cl.finish();
-                } catch (RuntimeException | Error e) {
-                    stamp++;
-                    failed(e);
-                    throw e;
-                }
+                });
             } else {
                 Level lv = plan.deletes(at, n, keys, from, found, chain.count);
                 int[] emptied = BatchPlan.emptied(lv);
                 UpperRemoval upper = emptied.length == 0 ? null : planRemovals(lv, emptied, n);
-                merges.reserve(true, List.of(lv));   // out of memory here: nothing has changed
+                merges.reserve(true, List.of(lv), upper == null ? 0 : upper.stagedBytes());   // out of memory here: nothing has changed
                 commit();
-                try {
+                changing(() -> {
                     merges.run(lv, true);
                     chain.drop(lv);
                     for (int j : emptied) {
@@ -530,11 +538,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                         chain.trim(store.leafIds.top());
                     }
                     cl.finish();
-                } catch (RuntimeException | Error e) {
-                    stamp++;
-                    failed(e);
-                    throw e;
-                }
+                });
             }
             size -= found;
             modCount++;

@@ -12,4 +12,12 @@ package org.bforest.opencl.pages;
 public interface UpperRemoval {
     /** Takes the emptied leaves out of the levels above, as planned. */
     void apply();
+
+    /**
+     * The host's pinned staging memory {@link #apply} writes through, reserved with the batch's
+     * own before it changes anything (none by default: levels kept on the host write nothing).
+     */
+    default long stagedBytes() {
+        return 0;
+    }
 }

@@ -106,6 +106,35 @@ class GpuBTreeTest {
         }
     }
 
+    /**
+     * A delete that empties leaves under hundreds of inner pages writes each of those pages back
+     * after the batch's point of no return: the pinned staging for it is reserved before (with
+     * assertions on, as the tests run, pinned memory allocated past that point fails the batch),
+     * and the tree then holds what it should.
+     */
+    @Test
+    void aDeleteThatChangesManyInnerPagesReservesTheirWriteBackFirst() {
+        ClDevice device = OpenClTesting.handle();
+        long[] keys = new long[20_000];
+        Arrays.setAll(keys, i -> 10L * i);
+        // One key a leaf (64-key pages filled to 1/64): 20,000 leaves under 308 inner pages of ~65.
+        try (GpuBTree t = GpuBTree.bulkLoad(device, keys, keys, 64, 1.0 / 64)) {
+            assertEquals(3, t.height());
+            // Every 32nd key: two leaves emptied under every inner page, each page written back
+            // (about 256 KB of staging against a few KB for the leaves' own jobs).
+            long[] gone = new long[keys.length / 32];
+            Arrays.setAll(gone, i -> keys[32 * i]);
+            assertEquals(gone.length, t.removeAll(gone));
+            assertEquals(keys.length - gone.length, t.size());
+            long[] got = new long[keys.length];
+            t.getAll(keys, got, ABSENT);
+            for (int i = 0; i < keys.length; i++) {
+                assertEquals(i % 32 == 0 ? ABSENT : keys[i], got[i], "key " + keys[i]);
+            }
+            org.bforest.contract.IndexAssertions.checkInvariants(t, "after the delete");
+        }
+    }
+
     @Test
     void closingReleasesTheDeviceMemoryAndForbidsUse() {
         ClDevice device = OpenClTesting.handle();

@@ -27,7 +27,7 @@ class DeviceTimesTest {
                 ? HybridTrees.create(device, 64, DeviceSearch.DEFAULT, keys, keys)
                 : GpuBTrees.create(device, 64, DeviceSearch.DEFAULT, keys, keys)) {
             t.resetDeviceTimes();
-            assertEquals(new DeviceTimes(0, 0, 0, 0, 0), t.deviceTimes());
+            assertEquals(new DeviceTimes(0, 0, 0, 0, 0, 0, 0), t.deviceTimes());
             SplittableRandom r = new SplittableRandom(7);
             long[] q = r.longs(20_000, 0, 200_000).toArray();
             t.getAll(q, new long[q.length], -1);
@@ -39,14 +39,20 @@ class DeviceTimesTest {
             assertTrue(d.batchNanos() > 0 && d.hostNanos() >= 0 && d.hostNanos() <= d.batchNanos(), d.toString());
             assertTrue(d.kernelNanos() > 0 && d.transferNanos() > 0, d.toString());
             assertTrue(d.hostShare() >= 0 && d.hostShare() <= 1, d.toString());
+            // The driver's calls that do not wait are part of the host's time; every batch made some.
+            assertTrue(d.driverNanos() > 0 && d.driverNanos() <= d.hostNanos(), d.toString());
+            assertTrue(d.deviceCalls() >= 4 * 2, d.toString());
             t.get(5);   // a single operation: device time, no batch
             DeviceTimes after = t.deviceTimes();
             assertEquals(4, after.batches());
             assertTrue(after.kernelNanos() > d.kernelNanos(), after.toString());
             DeviceTimes between = after.minus(d);
             assertEquals(0, between.batches());
+            assertEquals(0, between.deviceCalls(), "a single operation's calls are no batch's");
+            assertEquals(0, between.driverNanos());
             t.resetDeviceTimes();
             assertEquals(0, t.deviceTimes().batches());
+            assertEquals(0, t.deviceTimes().deviceCalls());
             assertTrue(t.deviceBytes() > 16L * keys.length, "device bytes " + t.deviceBytes());
         }
     }
