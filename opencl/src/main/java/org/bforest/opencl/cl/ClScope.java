@@ -263,53 +263,44 @@ public final class ClScope implements AutoCloseable {
     }
 
     /**
-     * Writes all of {@code src} to the start of {@code buffer} and waits (a bulk load's pages):
-     * through host memory of its own, freed on return, not the staging buffer.
+     * Writes all of {@code src} to the start of {@code buffer} and waits (a bulk load's pages),
+     * in parts through host memory of its own ({@link BulkTransfer}), not the staging buffer.
      */
     public void upload(ClBuffer buffer, long[] src) {
-        transfer(buffer, src, ValueLayout.JAVA_LONG, src.length, true);
+        BulkTransfer.run(this, buffer, src, ValueLayout.JAVA_LONG, src.length, true);
     }
 
     /** {@link #upload(ClBuffer, long[])} of ints. */
     public void upload(ClBuffer buffer, int[] src) {
-        transfer(buffer, src, ValueLayout.JAVA_INT, src.length, true);
+        BulkTransfer.run(this, buffer, src, ValueLayout.JAVA_INT, src.length, true);
     }
 
     /**
      * Reads the first {@code out.length} longs of {@code buffer} into {@code out} (blocking; the
-     * invariant checker's read of every page): through host memory of its own, freed on return,
-     * not the bounce buffer, which a tree's memory figure counts.
+     * invariant checker's read of every page), as {@link #upload} writes: not through the bounce
+     * buffer, which a tree's memory figure counts.
      */
     public void download(ClBuffer buffer, long[] out) {
-        transfer(buffer, out, ValueLayout.JAVA_LONG, out.length, false);
+        BulkTransfer.run(this, buffer, out, ValueLayout.JAVA_LONG, out.length, false);
     }
 
     /** {@link #download(ClBuffer, long[])} of ints. */
     public void download(ClBuffer buffer, int[] out) {
-        transfer(buffer, out, ValueLayout.JAVA_INT, out.length, false);
+        BulkTransfer.run(this, buffer, out, ValueLayout.JAVA_INT, out.length, false);
     }
 
-    /** A blocking transfer of a whole array of {@code layout}'s elements to ({@code up}) or from the start of {@code buffer}. */
-    private void transfer(ClBuffer buffer, Object array, ValueLayout layout, int n, boolean up) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment h = a.allocate(layout, n);
-            if (up) {
-                MemorySegment.copy(array, 0, h, layout, 0, n);
-            }
-            synchronized (ctx) {
-                call(up ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", true);
-                blocking(() -> {
-                    if (up) {
-                        ctx.write(buffer.mem, 0, h);
-                    } else {
-                        ctx.read(buffer.mem, 0, h);
-                    }
-                });
-                landed();
-            }
-            if (!up) {
-                MemorySegment.copy(h, layout, 0, array, 0, n);
-            }
+    /** One blocking transfer of all of {@code host} to ({@code up}) or from byte {@code offset} of {@code buffer}. */
+    void transferNow(ClBuffer buffer, long offset, MemorySegment host, boolean up) {
+        synchronized (ctx) {
+            call(up ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", true);
+            blocking(() -> {
+                if (up) {
+                    ctx.write(buffer.mem, offset, host);
+                } else {
+                    ctx.read(buffer.mem, offset, host);
+                }
+            });
+            landed();
         }
     }
 
