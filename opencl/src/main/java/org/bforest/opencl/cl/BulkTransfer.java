@@ -8,7 +8,7 @@ import java.lang.foreign.ValueLayout;
  * A whole array to or from the start of a device buffer, blocking ({@link ClScope#upload},
  * {@link ClScope#download}): in parts of {@link #PART} bytes through one host buffer of its own,
  * freed on return. A bulk load of a large tree so needs no second copy of its pages on the host
- * (nor the clearing of one, which took a third of a 10M-key build), and none of the scope's
+ * (nor the clearing of one: a 10M-key build takes a third less time without), and none of the scope's
  * pinned memory, which stays the size of its batches.
  */
 final class BulkTransfer {
