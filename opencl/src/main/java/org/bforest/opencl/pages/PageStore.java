@@ -361,9 +361,24 @@ public final class PageStore {
      * buffer at long index {@code at}.
      */
     public void writeLongs(ClBuffer dst, long at, long[] a, int aFrom, int n, long[] b, int bFrom, int m) {
-        write(dst, 8L * at, a, ValueLayout.JAVA_LONG, aFrom, n);
-        if (b != null) {
-            write(dst, 8L * (at + n), b, ValueLayout.JAVA_LONG, bFrom, m);
+        if (b == null || m == 0) {
+            write(dst, 8L * at, a, ValueLayout.JAVA_LONG, aFrom, n);
+            return;
+        }
+        // One write of both (a small batch's latency is its device calls: one call less).
+        MemorySegment staged = cl.stage(8L * (n + m));
+        copyIn(a, aFrom, staged, 0, n);
+        copyIn(b, bFrom, staged, n, m);
+        cl.writeStaged(dst, 8L * at, staged);
+    }
+
+    /** {@code src[from, from + n)} into {@code staged} from long {@code to}, in parts over the host's threads when large. */
+    private static void copyIn(long[] src, int from, MemorySegment staged, int to, int n) {
+        if (HostWork.parts(n) <= 1) {
+            MemorySegment.copy(src, from, staged, ValueLayout.JAVA_LONG, 8L * to, n);
+        } else {
+            HostWork.split(n, (p, lo, hi) -> MemorySegment.copy(src, from + lo, staged, ValueLayout.JAVA_LONG,
+                    8L * (to + lo), hi - lo));
         }
     }
 
