@@ -467,7 +467,9 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
             UpperPlan planned = upper;
             changing(() -> {
                 chain.grow(store.leafIds.top());
-                replace(n);
+                if (fresh < n) {
+                    replace(n);   // else no key was there: no launch
+                }
                 long[] separators = merges.run(leaves, false);
                 applyUpper(planned, leaves, separators, leaves.promotedKids());
                 cl.finish();
