@@ -1,5 +1,6 @@
 package org.bforest.bench.jmh;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.bforest.NativeLongIndex;
@@ -34,7 +35,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <ul>
  *   <li>{@link #getAll}: one {@code getAll} of {@value #BATCH} present keys drawn uniformly
- *       (workload A's keys, handed over as one batch, as {@code ./bforest bench --batch 1M} does).</li>
+ *       (workload A's keys, handed over as one batch, as {@code ./bforest bench --batch 1M} does);
+ *       {@code -p batch=64,1024} hands the same keys over in calls of that many.</li>
  *   <li>{@link #rangeCountAll}: one {@code rangeCountAll} of {@value #RANGES} ranges, each from a
  *       present key to 1/100,000 of the key space above it (about 100 keys at 10M).</li>
  * </ul>
@@ -73,8 +75,15 @@ public class DeviceSearchBenchmark {
         @Param({"0"})
         public int lanes;
 
+        /** Keys a {@code getAll} call: the 1M queries go as calls of this many (where the order stops paying). */
+        @Param({"1M"})
+        public String batch;
+
         NativeLongIndex index;
         long[] queries;
+        /** The queries in calls of {@link #batch} keys (one call of all of them at 1M). */
+        long[][] calls;
+        long[][] answers;
         long[] from;
         long[] to;
         long[] out;
@@ -108,6 +117,18 @@ public class DeviceSearchBenchmark {
                 to[i] = from[i] + (Long.MAX_VALUE / 100_000);
             }
             out = new long[BATCH];
+            int asked = IndexBenchmark.keyCount(batch);
+            int perCall = asked >= 1_000_000 ? BATCH : asked;   // "1M": every query in one call
+            if (BATCH % perCall != 0) {
+                throw new IllegalArgumentException("batch is 1M (every query in one call) or a power of two below "
+                        + BATCH + " (64, 1024, ...), not " + batch);
+            }
+            calls = new long[BATCH / perCall][];
+            answers = new long[calls.length][];
+            for (int c = 0; c < calls.length; c++) {
+                calls[c] = perCall == BATCH ? queries : Arrays.copyOfRange(queries, c * perCall, (c + 1) * perCall);
+                answers[c] = perCall == BATCH ? out : new long[perCall];
+            }
             System.out.println("# device: " + device.name() + (device.isEmulation() ? " (a CPU emulation)" : "") + "; "
                     + index);
         }
@@ -121,8 +142,12 @@ public class DeviceSearchBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long getAll(Tree t) {
-        t.index.getAll(t.queries, t.out, Values.ABSENT);
-        return t.out[0] + t.out[BATCH - 1];
+        long sum = 0;
+        for (int c = 0; c < t.calls.length; c++) {
+            t.index.getAll(t.calls[c], t.answers[c], Values.ABSENT);
+            sum += t.answers[c][0];
+        }
+        return sum;
     }
 
     @Benchmark

@@ -58,6 +58,8 @@ final class LookUpBatches {
      * {@code -Dbforest.opencl.orderOn=device} (the default) or {@code host}. Tests set it.
      */
     boolean deviceOrders;
+    /** The smallest batch ordered ({@link #reorders}). */
+    final int orderFrom;
     /** The most buckets of a device's order, as bits (tests: fewer, for coarse buckets and leaf ids shifted). */
     int bucketBits = 16;
     /** The device's ordering kernels (made at the first batch it orders). */
@@ -76,6 +78,7 @@ final class LookUpBatches {
             case "off" -> false;
             default -> cl.device().isGpu();
         };
+        this.orderFrom = orderFrom(System.getProperty("bforest.opencl.orderFrom"));
         this.deviceOrders = switch (System.getProperty("bforest.opencl.orderOn", "device")) {
             case "device" -> true;
             case "host" -> false;
@@ -84,9 +87,32 @@ final class LookUpBatches {
         };
     }
 
-    /** Whether a look-up batch of n is reordered before it goes to the device (not worth it for a few keys). */
-    static boolean reorders(DeviceSearch search, int n) {
-        return search.order() != DeviceSearch.QueryOrder.AS_GIVEN && n >= 64;
+    /**
+     * Whether a look-up batch of n is reordered before it goes to the device: from
+     * {@link #orderFrom} keys. Below that the order costs more than it saves (on PoCL, batches
+     * of 64 and 1,024 keys 0.72x and 0.82x ordered, parity at 4,096; docs/BENCHMARKS.md, "The
+     * driver's part of the host's time"): its launches (a fill and three kernels) are a small
+     * batch's latency on a GPU too, and a few keys share no page to gain from.
+     */
+    boolean reorders(int n) {
+        return search.order() != DeviceSearch.QueryOrder.AS_GIVEN && n >= orderFrom;
+    }
+
+    /** {@code -Dbforest.opencl.orderFrom}: the smallest look-up batch ordered (the tests order from 64, to run the order). */
+    static int orderFrom(String setting) {
+        if (setting == null) {
+            return 4096;
+        }
+        try {
+            int n = Integer.parseInt(setting.trim());
+            if (n >= 64) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException("-Dbforest.opencl.orderFrom is the smallest look-up batch ordered on the"
+                + " device, a whole number of keys from 64 (default 4096), got \"" + setting + "\"");
     }
 
     /**
@@ -95,7 +121,7 @@ final class LookUpBatches {
      * {@link #run}. Returns whether a key may be {@code Long.MAX_VALUE} (the tree's to answer).
      */
     boolean getAll(long[] keys, long[] values, long absent, int pages) {
-        if (!reorders(search, keys.length)) {
+        if (!reorders(keys.length)) {
             for (int from = 0; from < keys.length; from += PagedTree.MAX_BATCH) {
                 tree.lookUp(keys, from, Math.min(PagedTree.MAX_BATCH, keys.length - from), values, absent);
             }

@@ -708,7 +708,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
 
     /** {@code ranks[i]} = how many keys of the leaves are below {@code bounds[i]}, for {@code i < n}. */
     private void ranks(long[] bounds, int n, long[] ranks) {
-        if (LookUpBatches.reorders(search, n)) {
+        if (lookUps.reorders(n)) {
             int[] perm = QueryOrders.permutation(bounds, 0, n, search.order(), 2 * chain.pages);
             long[] q = QueryOrders.permuted(bounds, 0, perm, n);
             long[] r = new long[n];

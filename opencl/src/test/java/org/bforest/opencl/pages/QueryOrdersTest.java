@@ -12,6 +12,18 @@ import org.junit.jupiter.api.Test;
 /** The host-side orders of a look-up batch: permutations, sorted fully or by leading bits, stable. */
 class QueryOrdersTest {
     @Test
+    void lookUpsAreOrderedFromABatchSizeThatIsSetOrFourThousand() {
+        assertEquals(4096, LookUpBatches.orderFrom(null));
+        assertEquals(64, LookUpBatches.orderFrom("64"));
+        assertEquals(100_000, LookUpBatches.orderFrom(" 100000 "));
+        for (String bad : new String[] {"63", "0", "-5", "4K", ""}) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> LookUpBatches.orderFrom(bad));
+            assertTrue(e.getMessage().contains("-Dbforest.opencl.orderFrom") && e.getMessage().contains(bad), e.getMessage());
+        }
+    }
+
+    @Test
     void everyOrderIsAPermutationAndSortedOnesSort() {
         SplittableRandom r = new SplittableRandom(17);
         for (int round = 0; round < 300; round++) {
