@@ -53,6 +53,18 @@ final class LevelMerge {
     private final int pageKeys;
     /** {@link PagedTree#MAX_LAUNCH_ENTRIES}, lower in tests so that batches span several launches. */
     int launchEntries = PagedTree.MAX_LAUNCH_ENTRIES;
+    /** A launch group's tables, kept from launch to launch (a 1M batch allocated 0.3 MB of them). */
+    private int[] table = new int[0];
+
+    /** Heap bytes kept between batches (the tables' array). */
+    long hostBytes() {
+        return 4L * table.length;
+    }
+
+    /** Gives the kept array back (a tree cleared). */
+    void release() {
+        table = new int[0];
+    }
 
     LevelMerge(PageStore store, PageKernels kernels) {
         this.store = store;
@@ -159,7 +171,12 @@ final class LevelMerge {
             slots0 += lv.pieces[j] * pageKeys;
         }
         int slotTileAt = inTileAt + tiles(items0);
-        int[] meta = new int[slotTileAt + tiles(slots0)];
+        int metaN = slotTileAt + tiles(slots0);
+        if (table.length < metaN) {
+            table = new int[Math.max(metaN, table.length + (table.length >> 1))];
+        }
+        int[] meta = table;   // copied to the staging memory by its write below, so reused at once
+        java.util.Arrays.fill(meta, 0, metaN, 0);
         int runBase = lv.run[j0];
         int runN = lv.run[j1 - 1] + lv.runLen[j1 - 1] - runBase;
         int gi = gatherAt;
@@ -187,12 +204,12 @@ final class LevelMerge {
         tileTable(meta, inAt, g, items, inTileAt);
         tileTable(meta, slotAt, g, slots, slotTileAt);
         // Size every buffer before writing any: a scratch buffer that grows loses its content.
-        ClBuffer dMeta = store.scratch(Scratch.JOBS, 4L * meta.length);
+        ClBuffer dMeta = store.scratch(Scratch.JOBS, 4L * metaN);
         ClBuffer dRuns = store.scratch(Scratch.RUN_KEYS, 16L * runN);
         ClBuffer dMergedKeys = store.scratch(Scratch.MERGED_KEYS, 8L * results);
         ClBuffer dMergedValues = store.scratch(Scratch.MERGED_VALUES, 8L * results);
         ClBuffer dGathered = store.scratch(Scratch.GATHERED, 8L * gathers);
-        store.writeInts(dMeta, meta, meta.length);
+        store.writeInts(dMeta, meta, metaN);
         store.writeLongs(dRuns, 0, lv.runKeys, runBase, runN, delete ? null : lv.runValues, runBase, runN);
         ClBuffer keys = lv.inner ? store.innerKeys : store.leafKeys;
         if (delete) {

@@ -177,10 +177,8 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
     }
 
     /**
-     * The point of no return of a write batch: waits for the fills that touched the buffers it
-     * grew ({@link org.bforest.opencl.cl.ClScope#settle}), so that a driver that allocates lazily
-     * says "out of memory" now, while the tree is still whole; from here on a failure is
-     * {@link #failed}.
+     * The point of no return of a write batch: waits for the fills that touched the buffers it grew
+     * ({@link ClScope#settle}), so that a lazy driver says "out of memory" while the tree is whole.
      */
     private void commit() {
         cl.settle();
@@ -568,6 +566,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
             try {
                 store.release();
                 plan.release();
+                merges.release();
                 install(empty);
                 clearUpper();
             } catch (RuntimeException | Error e) {
@@ -744,7 +743,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
 
     /** Host bytes kept from batch to batch for transfers and plans (a part of {@link #memoryBytes}). */
     long hostScratchBytes() {
-        return cl.hostBytes() + lookUps.hostBytes() + plan.bytes();
+        return cl.hostBytes() + lookUps.hostBytes() + plan.bytes() + merges.hostBytes();
     }
 
     @Override
