@@ -7,8 +7,9 @@ import org.bforest.opencl.cl.ClScope;
  * Times a tree's batch calls for {@link DeviceTimes}: the wall time of each, and the host's share
  * of it (the wall time less what the calling thread spent blocked in device calls, which the
  * {@link ClScope} counts), with the part of that inside the driver's other calls and the device
- * calls made; the device's own kernel and transfer times come from the scope's profiling events. Batches of one thread at a time: the tree's writes need the caller's
- * synchronisation, and concurrent readers' figures only add up (their waits may overlap).
+ * calls made; the device's own kernel and transfer times come from the scope's profiling events.
+ * Batches of one thread at a time: the tree's writes need the caller's synchronisation, and
+ * concurrent readers' figures only add up (their waits may overlap).
  */
 final class BatchClock {
     private final ClScope cl;

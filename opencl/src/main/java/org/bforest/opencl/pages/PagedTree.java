@@ -523,7 +523,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                 Level lv = plan.deletes(at, n, keys, from, found, chain.count);
                 int[] emptied = BatchPlan.emptied(lv);
                 UpperRemoval upper = emptied.length == 0 ? null : planRemovals(lv, emptied, n);
-                merges.reserve(true, List.of(lv), upper == null ? 0 : upper.stagedBytes());   // out of memory here: nothing has changed
+                merges.reserve(true, List.of(lv), upper == null ? 0 : upper.stagedBytes());   // nothing changed yet
                 commit();
                 changing(() -> {
                     merges.run(lv, true);
