@@ -68,24 +68,24 @@ final class DevicePhases {
 
     /** The medians per batch over the repetitions recorded; null when none was (not a device index). */
     DeviceFigures figures(double deviceBytesPerKey) {
-        DeviceTimes[] got = Arrays.stream(reps).filter(t -> t != null).toArray(DeviceTimes[]::new);
-        if (got.length == 0) {
+        int m = (int) Arrays.stream(reps).filter(t -> t != null).count();
+        if (m == 0) {
             return null;
         }
-        double[] batches = new double[got.length];
-        double[] batch = new double[got.length];
-        double[] host = new double[got.length];
-        double[] transfer = new double[got.length];
-        double[] kernel = new double[got.length];
-        double[] share = new double[got.length];
-        double[] heapKb = new double[got.length];
-        double[] driver = new double[got.length];
-        double[] calls = new double[got.length];
-        for (int i = 0, rep = 0; i < got.length; i++, rep++) {
-            while (reps[rep] == null) {
-                rep++;
+        double[] batches = new double[m];
+        double[] batch = new double[m];
+        double[] host = new double[m];
+        double[] transfer = new double[m];
+        double[] kernel = new double[m];
+        double[] share = new double[m];
+        double[] heapKb = new double[m];
+        double[] driver = new double[m];
+        double[] calls = new double[m];
+        for (int rep = 0, i = 0; rep < reps.length; rep++) {
+            DeviceTimes t = reps[rep];
+            if (t == null) {
+                continue;
             }
-            DeviceTimes t = got[i];
             double n = Math.max(1, t.batches());
             heapKb[i] = heapBytes[rep] / n / 1024;
             batches[i] = t.batches();
@@ -96,6 +96,7 @@ final class DevicePhases {
             share[i] = t.batches() == 0 ? Double.NaN : t.hostShare();
             driver[i] = t.driverNanos() / n / 1e6;
             calls[i] = t.deviceCalls() / n;
+            i++;
         }
         return new DeviceFigures(median(batches), median(batch), median(host), median(transfer), median(kernel),
                 median(share), deviceBytesPerKey, median(heapKb), median(driver), median(calls));

@@ -66,10 +66,10 @@ public final class ClScope implements AutoCloseable {
     private int pending;
     private static final byte KERNEL = 0;
     private static final byte TRANSFER = 1;
-    /** Device ns in kernels [0], transfers [1]; host ns blocked [2], in other driver calls [3]; calls [4]. */
-    private final long[] times = new long[TIMES];
     /** The length of {@link #times(long[])}'s array. */
     public static final int TIMES = 5;
+    /** Device ns in kernels [0], transfers [1]; host ns blocked [2], in other driver calls [3]; calls [4]. */
+    private final long[] times = new long[TIMES];
     /** Whether a fill ({@link #touch}) was enqueued since the last blocking call. */
     private boolean touched;
     /** Tests: the failures injected ({@link #failAt}, {@link #failCommandAt}). */
@@ -98,10 +98,11 @@ public final class ClScope implements AutoCloseable {
     }
 
     /**
-     * Counts a device call down to an injected failure ({@link #failAt}); called under the
-     * context's monitor before every call that reaches the driver.
+     * Counts a device call, and down to an injected failure ({@link #failAt}); called under the
+     * context's monitor before every call that reaches the driver. Returns the time the call
+     * starts, for {@link #enqueued} or {@link #driver}.
      */
-    private void call(String what, boolean queue) {
+    private long call(String what, boolean queue) {
         open();
         times[4]++;
         OpenClException e = faults.call(what);
@@ -111,6 +112,7 @@ public final class ClScope implements AutoCloseable {
             }
             throw e;
         }
+        return System.nanoTime();
     }
 
     /**
@@ -154,8 +156,7 @@ public final class ClScope implements AutoCloseable {
 
     public ClBuffer buffer(long bytes) {
         synchronized (ctx) {
-            call("clCreateBuffer(" + bytes + " bytes)", false);
-            long t0 = System.nanoTime();
+            long t0 = call("clCreateBuffer(" + bytes + " bytes)", false);
             ClBuffer b = new ClBuffer(ctx.buffer(bytes));
             driver(t0);
             buffers.add(b);
@@ -193,11 +194,9 @@ public final class ClScope implements AutoCloseable {
             if (bytes <= 0) {
                 return;
             }
-            call("clEnqueueFillBuffer", true);
-            long t0 = System.nanoTime();
+            long t0 = call("clEnqueueFillBuffer", true);
             ctx.fill(buffer.mem, offset, bytes, eventSlot);
-            driver(t0);
-            recorded(TRANSFER);
+            enqueued(TRANSFER, t0);
             touched = true;
         }
     }
@@ -328,11 +327,9 @@ public final class ClScope implements AutoCloseable {
             }
             MemorySegment h = staging(bytes);
             MemorySegment.copy(src, from, h, layout, 0, n);
-            call("clEnqueueWriteBuffer", true);
-            long t0 = System.nanoTime();
+            long t0 = call("clEnqueueWriteBuffer", true);
             ctx.writeAsync(buffer.mem, offset, h, eventSlot);
-            driver(t0);
-            recorded(TRANSFER);
+            enqueued(TRANSFER, t0);
         }
     }
 
@@ -359,17 +356,20 @@ public final class ClScope implements AutoCloseable {
             if (stagedAt != landings) {
                 throw new IllegalStateException("staged memory outlived its scope's blocking call: stage after sizing the buffers");
             }
-            call("clEnqueueWriteBuffer", true);
-            long t0 = System.nanoTime();
+            long t0 = call("clEnqueueWriteBuffer", true);
             ctx.writeAsync(buffer.mem, offset, staged, eventSlot);
-            driver(t0);
-            recorded(TRANSFER);
+            enqueued(TRANSFER, t0);
         }
+    }
+
+    /** The staging memory a write of {@code bytes} takes (each starts 64-byte aligned), for {@link #reserveHost}. */
+    public static long staged(long bytes) {
+        return (bytes + 63) & ~63L;
     }
 
     /** Host memory for a write in flight, valid until the scope's next blocking call. */
     private MemorySegment staging(long bytes) {
-        long need = (bytes + 63) & ~63L;
+        long need = staged(bytes);
         if (stage == null || stageUsed + need > stage[1].byteSize()) {
             long size = Math.max(need, stage == null ? 1 << 12 : 2 * stage[1].byteSize());
             MemorySegment[] fresh = pinned(size);
@@ -478,11 +478,9 @@ public final class ClScope implements AutoCloseable {
                 }
                 later[slot] = fresh;
             }
-            call("clEnqueueReadBuffer", true);
-            long t0 = System.nanoTime();
+            long t0 = call("clEnqueueReadBuffer", true);
             ctx.readAsync(buffer.mem, offset, later[slot][1].asSlice(0, bytes), eventSlot);
-            driver(t0);
-            recorded(TRANSFER);
+            enqueued(TRANSFER, t0);
             laterEvent[slot] = events[pending - 1];
         }
     }
@@ -537,6 +535,12 @@ public final class ClScope implements AutoCloseable {
             }
             return b;
         }
+    }
+
+    /** A command enqueued by a driver call that began at {@code t0} and does not wait: its time and its event. */
+    private void enqueued(byte kind, long t0) {
+        driver(t0);
+        recorded(kind);
     }
 
     /** The event of the command just enqueued, kept until the next blocking call says it finished. */
@@ -651,11 +655,9 @@ public final class ClScope implements AutoCloseable {
             if (global <= 0) {
                 return;
             }
-            call("clEnqueueNDRangeKernel", true);
-            long t0 = System.nanoTime();
+            long t0 = call("clEnqueueNDRangeKernel", true);
             ctx.enqueueLocal(kernel, global, local, eventSlot);
-            driver(t0);
-            recorded(KERNEL);
+            enqueued(KERNEL, t0);
         }
     }
 
@@ -697,11 +699,9 @@ public final class ClScope implements AutoCloseable {
             if (global <= 0) {
                 return;
             }
-            call("clEnqueueNDRangeKernel", true);
-            long t0 = System.nanoTime();
+            long t0 = call("clEnqueueNDRangeKernel", true);
             ctx.enqueue(kernel, global, eventSlot);
-            driver(t0);
-            recorded(KERNEL);
+            enqueued(KERNEL, t0);
         }
     }
 
@@ -710,11 +710,9 @@ public final class ClScope implements AutoCloseable {
             if (global <= 0) {
                 return;
             }
-            call("clEnqueueNDRangeKernel", true);
-            long t0 = System.nanoTime();
+            long t0 = call("clEnqueueNDRangeKernel", true);
             ctx.enqueueGroups(kernel, global, group, flagsArg, eventSlot);
-            driver(t0);
-            recorded(KERNEL);
+            enqueued(KERNEL, t0);
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.bforest.opencl.cl.ClScope;
 import org.bforest.opencl.pages.PageStore;
 
 /**
@@ -244,16 +245,12 @@ final class InnerRemoval {
      * children, each write 64-byte aligned), for the batch to reserve before it changes anything.
      */
     long stagedBytes() {
-        long page = align(8L * pageKeys) + align(4L * (pageKeys + 1));
+        long page = ClScope.staged(8L * pageKeys) + ClScope.staged(4L * (pageKeys + 1));
         long changed = 0;
         for (Page p : pages.values()) {
             changed += !p.freed && p.changed ? 1 : 0;
         }
         return changed * page;
-    }
-
-    private static long align(long bytes) {
-        return (bytes + 63) & ~63L;
     }
 
     /**

@@ -1,6 +1,8 @@
 package org.bforest.opencl.pages;
 
+import java.util.Arrays;
 import org.bforest.opencl.cl.ClBuffer;
+import org.bforest.opencl.cl.ClScope;
 import org.bforest.opencl.cl.PageKernels;
 import org.bforest.opencl.pages.PageStore.Scratch;
 
@@ -132,7 +134,7 @@ final class LevelMerge {
                 long metaN = (long) JOB * g + 3L * g + 2 + destN + gs + tiles(in) + tiles(slots);
                 meta = Math.max(meta, metaN);
                 runs = Math.max(runs, runN);
-                staged += 4 * metaN + 16 * runN + 192;   // the group's two writes, each 64-byte aligned
+                staged += ClScope.staged(4 * metaN) + ClScope.staged(16 * runN);   // the group's two writes
                 results = Math.max(results, r);
                 gathers = Math.max(gathers, gs);
             }
@@ -143,7 +145,8 @@ final class LevelMerge {
         store.scratch(Scratch.MERGED_VALUES, 8L * results);
         store.scratch(Scratch.GATHERED, 8L * gathers);
         // The host's pinned memory too: none is allocated once the batch has begun changing the tree.
-        // With the writes the caller adds (the levels above a delete's) and a margin for the single values the levels above write.
+        // With the writes the caller adds (the levels above a delete's), and a margin for the
+        // single values the levels above write.
         store.cl.reserveHost(staged + moreStaged + (1 << 16), 8L * gathers);
     }
 
@@ -176,7 +179,7 @@ final class LevelMerge {
             table = new int[Math.max(metaN, table.length + (table.length >> 1))];
         }
         int[] meta = table;   // copied to the staging memory by its write below, so reused at once
-        java.util.Arrays.fill(meta, 0, metaN, 0);
+        Arrays.fill(meta, 0, metaN, 0);
         int runBase = lv.run[j0];
         int runN = lv.run[j1 - 1] + lv.runLen[j1 - 1] - runBase;
         int gi = gatherAt;

@@ -313,9 +313,8 @@ public final class PageStore {
             }
             return;
         }
-        long size = layout.byteSize();
-        MemorySegment staged = cl.stage(size * n);
-        HostWork.split(n, (p, lo, hi) -> MemorySegment.copy(src, from + lo, staged, layout, size * lo, hi - lo));
+        MemorySegment staged = cl.stage(layout.byteSize() * n);
+        copyIn(src, from, layout, staged, 0, n);
         cl.writeStaged(dst, byteAt, staged);
     }
 
@@ -367,18 +366,21 @@ public final class PageStore {
         }
         // One write of both (a small batch's latency is its device calls: one call less).
         MemorySegment staged = cl.stage(8L * (n + m));
-        copyIn(a, aFrom, staged, 0, n);
-        copyIn(b, bFrom, staged, n, m);
+        copyIn(a, aFrom, ValueLayout.JAVA_LONG, staged, 0, n);
+        copyIn(b, bFrom, ValueLayout.JAVA_LONG, staged, n, m);
         cl.writeStaged(dst, 8L * at, staged);
     }
 
-    /** {@code src[from, from + n)} into {@code staged} from long {@code to}, in parts over the host's threads when large. */
-    private static void copyIn(long[] src, int from, MemorySegment staged, int to, int n) {
+    /**
+     * {@code src[from, from + n)}, an array of {@code layout}'s elements, into {@code staged} from
+     * element {@code to}: in parts over the host's threads when large.
+     */
+    private static void copyIn(Object src, int from, ValueLayout layout, MemorySegment staged, int to, int n) {
+        long size = layout.byteSize();
         if (HostWork.parts(n) <= 1) {
-            MemorySegment.copy(src, from, staged, ValueLayout.JAVA_LONG, 8L * to, n);
+            MemorySegment.copy(src, from, staged, layout, size * to, n);
         } else {
-            HostWork.split(n, (p, lo, hi) -> MemorySegment.copy(src, from + lo, staged, ValueLayout.JAVA_LONG,
-                    8L * (to + lo), hi - lo));
+            HostWork.split(n, (p, lo, hi) -> MemorySegment.copy(src, from + lo, staged, layout, size * (to + lo), hi - lo));
         }
     }
 

@@ -513,7 +513,7 @@ public abstract class PagedTree extends PageWindows implements DeviceIndex {
                 return 0;
             }
             if (found == size - (hasMax ? 1 : 0)) {
-                cl.reserveHost(2 * (8L * pageKeys + 64), 0);   // the empty leaf's two writes
+                cl.reserveHost(2 * ClScope.staged(8L * pageKeys), 0);   // the empty leaf's two writes
                 commit();
                 changing(() -> {
                     becomeEmpty();
